@@ -1,0 +1,17 @@
+"""Root of the ``belegt`` CLI; each command group lives in its own module."""
+
+from __future__ import annotations
+
+import typer
+
+from graphs.cli import bots, check
+
+app = typer.Typer(
+    name="belegt",
+    help="Belegte Antworten, Dokumentprüfungen und Marken-Scorecards auf Basis eigener Quellen.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("check")(check.check)
+app.add_typer(bots.app, name="bots")

@@ -1,0 +1,68 @@
+"""``belegt bots``: create, list and tune bots."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from graphs.cli.runtime import console, database_or_exit, fail, settings_or_exit
+from nodes.shared.strictness import get_strictness_config
+from stores.sql.bots import BotExists, BotNotFound, BotStore, InvalidStrictness
+
+app = typer.Typer(help="Bots anlegen, auflisten und ihre Strictness-Stufe setzen.", no_args_is_help=True)
+
+Level = Annotated[int, typer.Option(min=1, max=5, help="Strictness 1 (nur KB) … 5 (kreativ).")]
+
+
+def _store() -> BotStore:
+    return BotStore(database_or_exit(settings_or_exit()))
+
+
+@app.command("create")
+def create(
+    bot_id: Annotated[str, typer.Argument(help="Stabile Bot-ID, z. B. 'hr-bot'.")],
+    kb: Annotated[str, typer.Option("--kb", help="Wissensbasis, aus der der Bot antwortet.")],
+    name: Annotated[str | None, typer.Option(help="Anzeigename; Standard: die ID.")] = None,
+    strictness: Level = 3,
+    refusal_message: Annotated[str | None, typer.Option(help="Eigener Ablehnungssatz.")] = None,
+    disclaimer_message: Annotated[str | None, typer.Option(help="Eigener Hinweissatz.")] = None,
+) -> None:
+    """Einen Bot anlegen."""
+    try:
+        bot = _store().create(
+            bot_id,
+            name=name or bot_id,
+            kb_id=kb,
+            knowledge_strictness=strictness,
+            refusal_message=refusal_message,
+            disclaimer_message=disclaimer_message,
+        )
+    except (BotExists, InvalidStrictness) as exc:
+        fail(str(exc))
+    console.print(f"Bot [bold]{bot.id}[/] angelegt (KB {bot.kb_id}, Stufe {bot.knowledge_strictness}).")
+
+
+@app.command("list")
+def list_bots() -> None:
+    """Alle Bots mit Wissensbasis und Stufe zeigen."""
+    table = Table("ID", "Name", "KB", "Stufe")
+    for bot in _store().list():
+        config = get_strictness_config(bot.knowledge_strictness)
+        table.add_row(bot.id, bot.name, bot.kb_id, f"{config.level} {config.name} ({config.key})")
+    console.print(table)
+
+
+@app.command("set-strictness")
+def set_strictness(
+    bot_id: Annotated[str, typer.Argument(help="ID des Bots.")],
+    level: Annotated[int, typer.Argument(min=1, max=5, help="Neue Stufe 1–5.")],
+) -> None:
+    """Die Strictness-Stufe eines Bots ändern."""
+    try:
+        bot = _store().set_strictness(bot_id, level)
+    except (BotNotFound, InvalidStrictness) as exc:
+        fail(str(exc))
+    config = get_strictness_config(bot.knowledge_strictness)
+    console.print(f"Bot [bold]{bot.id}[/]: Stufe {config.level} {config.name} ({config.key}).")

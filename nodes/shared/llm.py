@@ -1,0 +1,211 @@
+"""The one seam between graphs and LLM providers: chat-model factory and typed provider errors.
+
+Strictness parameters use Mistral's names (see nodes.shared.strictness); this module maps them:
+
+| strictness        | ChatMistralAI                | ChatOllama (Ollama /api/chat ``options``)        |
+|-------------------|------------------------------|--------------------------------------------------|
+| temperature       | temperature (clamped ≤ 1.0)  | temperature                                      |
+| top_p             | top_p                        | top_p                                            |
+| max_tokens        | max_tokens                   | num_predict                                      |
+| random_seed       | random_seed                  | seed                                             |
+| frequency_penalty | model_kwargs                 | options.frequency_penalty (no langchain field)   |
+| presence_penalty  | model_kwargs                 | options.presence_penalty (no langchain field)    |
+| safe_prompt       | safe_mode (sent safe_prompt) | no equivalent in Ollama: not sent                |
+| (context window)  | —                            | num_ctx, always explicit                         |
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import ollama
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+from langchain_mistralai import ChatMistralAI
+from langchain_ollama import ChatOllama
+
+from nodes.settings import ModelSettings, ProviderName
+from nodes.shared.strictness import StrictnessConfig
+
+MISTRAL_MAX_TEMPERATURE = 1.0  # ChatMistralAI's validator rejects more, although the API accepts 1.5
+
+
+class ProviderError(Exception):
+    """Base of all provider failures; graphs route on the subclasses."""
+
+    def __init__(self, provider: str, message: str) -> None:
+        super().__init__(f"{provider}: {message}")
+        self.provider = provider
+
+
+class ProviderUnavailable(ProviderError):
+    """The server could not be reached (connection refused, DNS, TLS)."""
+
+
+class ProviderTimeout(ProviderError):
+    """The server did not answer in time."""
+
+
+class ProviderRateLimited(ProviderError):
+    """HTTP 429."""
+
+
+class ProviderServerError(ProviderError):
+    """HTTP 5xx."""
+
+
+class ProviderRequestRejected(ProviderError):
+    """HTTP 4xx other than 429: bad request, unknown model, missing key."""
+
+
+class ProviderMalformedResponse(ProviderError):
+    """The server answered, but not with the JSON the client expects."""
+
+
+TRANSIENT_PROVIDER_ERRORS: tuple[type[ProviderError], ...] = (
+    ProviderUnavailable,
+    ProviderTimeout,
+    ProviderRateLimited,
+    ProviderServerError,
+)
+
+
+def is_transient(exc: BaseException) -> bool:
+    """``retry_on`` for RetryPolicy on LLM nodes: retry what may pass, never a rejected request."""
+    return isinstance(exc, TRANSIENT_PROVIDER_ERRORS)
+
+
+def classify_provider_error(provider: str, exc: BaseException) -> ProviderError | None:
+    """Map a client exception to a typed ProviderError, or None when it is not a provider failure."""
+    if isinstance(exc, ProviderError):
+        return exc
+    if isinstance(exc, httpx.TimeoutException):
+        return ProviderTimeout(provider, "Zeitüberschreitung bei der Anfrage")
+    if isinstance(exc, ConnectionError | httpx.ConnectError | httpx.RemoteProtocolError):
+        return ProviderUnavailable(provider, f"nicht erreichbar ({exc})")
+    status = _status_code(exc)
+    if status is not None:
+        if status == 429:
+            return ProviderRateLimited(provider, "zu viele Anfragen (HTTP 429)")
+        if status >= 500:
+            return ProviderServerError(provider, f"Serverfehler (HTTP {status})")
+        return ProviderRequestRejected(provider, f"Anfrage abgelehnt (HTTP {status}): {exc}")
+    if isinstance(exc, json.JSONDecodeError | httpx.DecodingError):
+        return ProviderMalformedResponse(provider, f"unlesbare Antwort ({exc})")
+    return None
+
+
+def _status_code(exc: BaseException) -> int | None:
+    if isinstance(exc, httpx.HTTPStatusError):
+        return exc.response.status_code
+    if isinstance(exc, ollama.ResponseError):
+        return exc.status_code
+    return None
+
+
+@contextmanager
+def provider_errors(provider: str) -> Iterator[None]:
+    """Re-raise client exceptions as typed ProviderErrors; anything else passes through unchanged."""
+    try:
+        yield
+    except Exception as exc:
+        typed = classify_provider_error(provider, exc)
+        if typed is None or typed is exc:
+            raise
+        raise typed from exc
+
+
+class ChatOllamaWithPenalties(ChatOllama):
+    """ChatOllama plus the two penalties Ollama accepts in ``options`` but langchain-ollama has no field for.
+
+    Passing ``options=`` would replace the whole field-built dict (temperature, num_ctx, seed …), so the
+    penalties are merged into it here instead.
+    """
+
+    frequency_penalty: float | None = None
+    presence_penalty: float | None = None
+
+    def _chat_params(self, messages: list[BaseMessage], stop: list[str] | None = None, **kwargs: Any) -> dict[str, Any]:
+        params = super()._chat_params(messages, stop, **kwargs)
+        options = dict(params.get("options") or {})
+        for name in ("frequency_penalty", "presence_penalty"):
+            value = getattr(self, name)
+            if value is not None:
+                options.setdefault(name, value)
+        params["options"] = options
+        return params
+
+
+def create_chat_model(
+    provider: ProviderName,
+    strictness: StrictnessConfig,
+    settings: ModelSettings,
+    *,
+    model: str | None = None,
+    max_tokens: int | None = None,
+) -> BaseChatModel | None:
+    """A chat model configured for the strictness level, or None for the ``extractive`` provider."""
+    model_name = model or settings.model_for(provider)
+    budget = max_tokens or strictness.max_tokens
+    if provider == "extractive":
+        return None
+    if provider == "ollama":
+        return ChatOllamaWithPenalties(
+            model=model_name,
+            base_url=settings.resolved_ollama_base_url,
+            temperature=strictness.temperature,
+            top_p=strictness.top_p,
+            num_predict=budget,
+            seed=strictness.random_seed,
+            num_ctx=settings.ollama_num_ctx,
+            frequency_penalty=strictness.frequency_penalty,
+            presence_penalty=strictness.presence_penalty,
+            client_kwargs={"timeout": settings.request_timeout_s},
+        )
+    if settings.mistral_api_key is None:
+        raise ProviderRequestRejected("mistral", "MISTRAL_API_KEY ist nicht gesetzt")
+    extra: dict[str, Any] = {}
+    if settings.mistral_base_url:
+        extra["endpoint"] = settings.mistral_base_url
+    return ChatMistralAI(
+        model_name=model_name,
+        api_key=settings.mistral_api_key,
+        temperature=min(strictness.temperature, MISTRAL_MAX_TEMPERATURE),
+        top_p=strictness.top_p,
+        max_tokens=budget,
+        random_seed=strictness.random_seed,
+        safe_mode=strictness.safe_prompt,
+        model_kwargs={
+            "frequency_penalty": strictness.frequency_penalty,
+            "presence_penalty": strictness.presence_penalty,
+        },
+        max_retries=2,
+        timeout=int(settings.request_timeout_s),
+        **extra,
+    )
+
+
+def finish_reason(metadata: Mapping[str, Any]) -> str | None:
+    """The provider's stop reason: Ollama says ``done_reason``, Mistral ``finish_reason``."""
+    reason = metadata.get("done_reason") or metadata.get("finish_reason")
+    return str(reason) if reason is not None else None
+
+
+def probe_provider(provider: ProviderName, settings: ModelSettings, timeout_s: float = 3.0) -> str:
+    """Check that the provider answers; returns a short description or raises a ProviderError."""
+    if provider == "extractive":
+        return "kein LLM: Antworten werden wörtlich aus den Quellen zusammengesetzt"
+    if provider == "ollama":
+        url, headers = settings.resolved_ollama_base_url + "/api/tags", {}
+    else:
+        base = settings.mistral_base_url or "https://api.mistral.ai/v1"
+        key = settings.mistral_api_key.get_secret_value() if settings.mistral_api_key else ""
+        url, headers = base + "/models", {"Authorization": f"Bearer {key}"}
+    with provider_errors(provider):
+        response = httpx.get(url, headers=headers, timeout=timeout_s)
+        response.raise_for_status()
+    return f"erreichbar ({url})"

