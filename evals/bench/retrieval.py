@@ -163,6 +163,8 @@ def refusal_report(
     labels = [answerable[i] for i in report_fold]
     positives = [r["score"] for r, a in zip(rows, labels, strict=True) if a]
     negatives = [r["score"] for r, a in zip(rows, labels, strict=True) if not a]
+    if not positives or not negatives:
+        raise BenchmarkDataError("Report-Fold des Ablehnungs-Splits braucht beantwortbare und unbeantwortbare Fragen")
     raw = "dense" if index.embedder else "sparse_per_term"
     return {
         "fold": "report (article blocks 1, 3, 5, 7 in title order; calibration was fitted on the others)",

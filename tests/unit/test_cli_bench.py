@@ -1,0 +1,103 @@
+"""``belegt bench retrieval --json`` on a tiny XQuAD-shaped data set (the real run is a script, not a test)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from graphs.cli import kb
+from tests.kb_support import write_jsonl
+
+TOPICS = [
+    ("Urlaub", "Beschäftigte erhalten 30 Urlaubstage im Jahr."),
+    ("Dienstwagen", "Die Privatnutzung wird mit 1 % des Listenpreises versteuert."),
+    ("Kantine", "Die Kantine öffnet um 11:30 Uhr."),
+    ("Jobticket", "Das Deutschlandticket wird voll bezahlt."),
+    ("Elternzeit", "Elternzeit ist sieben Wochen vorher anzumelden."),
+    ("Reisekosten", "Pro Kilometer werden 0,30 € erstattet."),
+    ("Weihnachtsgeld", "Das Weihnachtsgeld beträgt 55 % eines Monatsgehalts."),
+    ("Probezeit", "Die Probezeit dauert sechs Monate."),
+    ("Altersteilzeit", "Die Aufstockung beträgt 28,5 % des Regelentgelts."),
+    ("Zeitkonto", "Das Zeitkonto erlaubt 40 Plusstunden."),
+    ("Bildungsurlaub", "Es gibt fünf Tage Bildungsurlaub."),
+    ("Rufbereitschaft", "Rufbereitschaft wird mit 30 € am Tag vergütet."),
+]
+QUESTIONS = {
+    "Urlaub": "Wie viele Urlaubstage gibt es?",
+    "Dienstwagen": "Wie wird der Dienstwagen versteuert?",
+    "Kantine": "Wann öffnet die Kantine?",
+    "Jobticket": "Wird das Deutschlandticket bezahlt?",
+    "Elternzeit": "Wann muss Elternzeit angemeldet werden?",
+    "Reisekosten": "Was wird pro Kilometer erstattet?",
+    "Weihnachtsgeld": "Wie hoch ist das Weihnachtsgeld?",
+    "Probezeit": "Wie lange dauert die Probezeit?",
+    "Altersteilzeit": "Wie hoch ist die Aufstockung in der Altersteilzeit?",
+    "Zeitkonto": "Wie viele Plusstunden erlaubt das Zeitkonto?",
+    "Bildungsurlaub": "Wie viele Tage Bildungsurlaub gibt es?",
+    "Rufbereitschaft": "Wie wird Rufbereitschaft vergütet?",
+}
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    derived = tmp_path / "xquad_de" / "derived"
+    derived.mkdir(parents=True)
+    corpus = [{"_id": f"p{i}", "title": title, "text": text} for i, (title, text) in enumerate(TOPICS)]
+    queries = [
+        {"_id": f"q{i}", "text": QUESTIONS[title], "article": title, "gold_passage": f"p{i}"}
+        for i, (title, _) in enumerate(TOPICS)
+    ]
+    held_out = {sorted(QUESTIONS)[0], sorted(QUESTIONS)[6]}  # one article in each fold
+    write_jsonl(derived / "corpus.jsonl", corpus)
+    write_jsonl(derived / "queries.jsonl", queries)
+    write_jsonl(derived / "refusal_split_kb_corpus.jsonl", [c for c in corpus if c["title"] not in held_out])
+    write_jsonl(
+        derived / "refusal_split_queries.jsonl",
+        [{**q, "answerable_in_kb": q["article"] not in held_out} for q in queries],
+    )
+    laws = tmp_path / "de_gesetze"
+    laws.mkdir()
+    write_jsonl(
+        laws / "kb_paragraphs.jsonl",
+        [
+            {
+                "id": "AGG §1",
+                "law": "AGG",
+                "law_title": "Gleichbehandlungsgesetz",
+                "heading": "§ 1 Ziel",
+                "text": "Ziel.",
+            },
+            {"id": "GG Art1", "law": "GG", "law_title": "Grundgesetz", "heading": "Art 1", "text": "Die Würde."},
+        ],
+    )
+    return derived
+
+
+def test_bench_retrieval_prints_one_json_object(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BELEGT_EMBEDDER", "none")
+    cli = typer.Typer()
+    cli.command("retrieval")(kb.bench_retrieval)
+    cli.command("other")(lambda: None)  # keeps 'retrieval' a sub-command
+    result = CliRunner().invoke(cli, ["retrieval", "--data", str(data), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["dataset"] == "xquad_de"
+    assert set(report["methods"]) == {"bm25_baseline", "sparse"}  # no dense without an embedder
+    for figures in report["methods"].values():
+        assert set(figures) == {"recall@1", "recall@5", "recall@10", "ndcg@10", "mrr", "p50_ms", "p95_ms"}
+        assert 0.0 <= figures["recall@1"] <= figures["recall@5"] <= figures["recall@10"] <= 1.0
+    assert report["methods"]["sparse"]["recall@1"] >= 0.75
+    assert 0.0 <= report["refusal"]["roc_auc"] <= 1.0 and report["refusal"]["unanswerable"] == 1
+    assert report["laws"]["entries"] == 2 and report["laws"]["queries"] == 2
+
+
+def test_missing_data_is_a_german_error(tmp_path: Path) -> None:
+    cli = typer.Typer()
+    cli.command("retrieval")(kb.bench_retrieval)
+    cli.command("other")(lambda: None)
+    result = CliRunner().invoke(cli, ["retrieval", "--data", str(tmp_path / "fehlt")])
+    assert result.exit_code == 1 and "Datei fehlt" in result.output
