@@ -93,6 +93,10 @@ def test_bench_retrieval_prints_one_json_object(data: Path, monkeypatch: pytest.
     assert report["methods"]["sparse"]["recall@1"] >= 0.75
     assert 0.0 <= report["refusal"]["roc_auc"] <= 1.0 and report["refusal"]["unanswerable"] == 1
     assert report["laws"]["entries"] == 2 and report["laws"]["queries"] == 2
+    tables = CliRunner().invoke(cli, ["retrieval", "--data", str(data)], terminal_width=200)
+    assert tables.exit_code == 0, tables.output
+    assert "bm25_baseline" in tables.output and "Ablehnung: ROC AUC" in tables.output
+    assert "Gesetze-KB: 2 Einträge" in tables.output
 
 
 def test_missing_data_is_a_german_error(tmp_path: Path) -> None:
