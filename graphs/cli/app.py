@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from graphs.cli import bots, check
+from graphs.cli import ask, bots, check
 
 app = typer.Typer(
     name="belegt",
@@ -14,4 +14,5 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command("check")(check.check)
+app.command("ask")(ask.ask)
 app.add_typer(bots.app, name="bots")
