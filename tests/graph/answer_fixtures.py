@@ -59,7 +59,8 @@ ENTRIES: list[dict[str, Any]] = [
         "stand": "2026-01",
         "work": "Personalhandbuch",
         "official": True,
-        "text": "Das Gehalt wird am letzten Bankarbeitstag des Monats auf das Gehaltskonto überwiesen.",
+        "text": "Das Gehalt wird am letzten Bankarbeitstag des Monats auf das Gehaltskonto überwiesen. "
+        "Abweichende Zahltage regelt lb-abw-04.",
     },
     {
         "id": "lb-bav-01",
@@ -153,7 +154,7 @@ class CountingKnowledgeBase:
         return self._kb.conflicts(kb_id)
 
 
-@dataclass
+@dataclass(eq=False)
 class ScriptedServices:
     """AnswerServices over real stores with a scripted model at the LLM boundary."""
 

@@ -48,3 +48,12 @@ def services(hybrid_kb: tuple[Database, KnowledgeBase]) -> ScriptedServices:
     return ScriptedServices(
         knowledge_base=CountingKnowledgeBase(kb), bots=BotStore(database), answer_records=AnswerRecordStore(database)
     )
+
+
+@pytest.fixture(scope="module")
+def graph_services(hybrid_kb: tuple[Database, KnowledgeBase]) -> ScriptedServices:
+    """One services object for all examples of a property test (hypothesis forbids function-scoped fixtures)."""
+    database, kb = hybrid_kb
+    return ScriptedServices(
+        knowledge_base=CountingKnowledgeBase(kb), bots=BotStore(database), answer_records=AnswerRecordStore(database)
+    )
