@@ -68,3 +68,13 @@ def open_kb(client: QdrantClient, database: Database, embedder: Embedder | None 
 
 def ingest(kb: KnowledgeBase, source: Path, kb_id: str = "demo", *, prune: bool = False) -> IngestSummary:
     return ingest_kb(source, kb_id, kb=kb, default_id_pattern=PATTERN, chunk_chars=1500, prune=prune)
+
+
+DEMO_KB = Path(__file__).resolve().parents[1] / "demo" / "kb"
+
+
+def demo_knowledge_base(client: QdrantClient, database: Database, embedder: Embedder | None = None) -> KnowledgeBase:
+    """The German HR demo KB (``demo/kb``) ingested as KB 'demo': the fixture for answer-graph tests."""
+    kb = open_kb(client, database, embedder)
+    ingest(kb, DEMO_KB)
+    return kb
