@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from graphs.cli import ask, bots, check
+from graphs.cli import ask, bots, check, kb
 
 app = typer.Typer(
     name="belegt",
@@ -15,4 +15,7 @@ app = typer.Typer(
 )
 app.command("check")(check.check)
 app.command("ask")(ask.ask)
+app.command("ingest")(kb.ingest)
 app.add_typer(bots.app, name="bots")
+app.add_typer(kb.app, name="kb")
+app.add_typer(kb.bench_app, name="bench")

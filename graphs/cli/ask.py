@@ -11,6 +11,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.panel import Panel
 
 from graphs.answer import build_answer_graph
@@ -56,10 +57,9 @@ def ask(
     title = f"{output.get('bucket')} · Konfidenz {output.get('confidence', 0):.2f} · {output.get('model', '')}"
     console.print(Panel(Markdown(output["answer"]), title=title))
     for source in output.get("sources", []):
-        marker = "" if source.official else " (nicht amtlich)"
-        console.print(
-            f"  [{source.id}] {source.title} · {source.section} · Stand {source.stand} · {source.work}{marker}"
-        )
+        marker = "" if source.official or "nicht amtlich" in source.work else " (nicht amtlich)"
+        line = f"  [{source.id}] {source.title} · {source.section} · Stand {source.stand} · {source.work}{marker}"
+        console.print(escape(line))
 
 
 def _ask_with_review(resources: AppResources, question: str, context: AnswerContext, path: Any) -> dict[str, Any]:

@@ -12,7 +12,8 @@ from pydantic import BaseModel, Field, ValidationError
 
 from nodes.answer.blocks import evidence_text
 from nodes.answer.context import AnswerContext
-from nodes.answer.prompts import CONFLICT_SIDE, CRITIC_SYSTEM_PROMPT, CRITIC_USER_PROMPT
+from nodes.answer.extractive import conflict_side_line
+from nodes.answer.prompts import CRITIC_SYSTEM_PROMPT, CRITIC_USER_PROMPT
 from nodes.answer.runtime import add_usage, context_of, usage_of
 from nodes.answer.services import AnswerServices
 from nodes.answer.state import AnswerState, ClaimVerdict, NodeUsage, ResolvedPolicy
@@ -56,7 +57,7 @@ def check_claim_deterministically(claim: str, hits: Sequence[Hit], conflicts: Se
         return True
     for conflict in conflicts:
         if ids <= set(conflict.ids) and (
-            "⚠" in claim or any(claim.strip() == CONFLICT_SIDE.format(description=conflict.sides[i], id=i) for i in ids)
+            "⚠" in claim or any(claim.strip() == conflict_side_line(conflict, i) for i in ids)
         ):
             return True
     evidence = [evidence_text(h) for h in hits]

@@ -30,12 +30,17 @@ def build_extractive_answer(question: str, blocks: Sequence[Hit], conflicts: Seq
     used = {hit.entry_id for hit, _ in chosen}
     for conflict in conflicts:
         if set(conflict.ids) <= used:
-            lines.append(CONFLICT_NOTICE.format(topic=conflict.topic))
-            lines += [CONFLICT_SIDE.format(description=conflict.sides[i], id=i) for i in conflict.ids]
+            lines += ["", CONFLICT_NOTICE.format(topic=conflict.topic)]
+            lines += [conflict_side_line(conflict, i) for i in conflict.ids]
     unofficial = [hit.entry_id for hit, _ in chosen if not hit.official]
     if unofficial:
-        lines.append(NON_OFFICIAL_NOTICE.format(ids=", ".join(f"[{i}]" for i in unofficial)))
+        lines += ["", NON_OFFICIAL_NOTICE.format(ids=", ".join(f"[{i}]" for i in unofficial))]
     return "\n".join(lines)
+
+
+def conflict_side_line(conflict: KBConflict, entry_id: str) -> str:
+    """One side of a declared conflict, in the KB's own neutral words, cited."""
+    return CONFLICT_SIDE.format(description=conflict.sides[entry_id].rstrip(" ."), id=entry_id)
 
 
 def _best_sentences(text: str, question_terms: set[str]) -> tuple[int, list[str]]:

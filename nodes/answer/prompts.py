@@ -72,7 +72,7 @@ Belege:
 
 NON_OFFICIAL_NOTICE: Final = "Hinweis: {ids} stammt aus einem nicht amtlichen Werk."
 CONFLICT_NOTICE: Final = "⚠ Die Quellen widersprechen sich zum Thema „{topic}“:"
-CONFLICT_SIDE: Final = "- {description} [{id}]"
+CONFLICT_SIDE: Final = "- {description} [{id}]."
 SOFT_HINT: Final = "Die Wissensbasis deckt diese Frage nur teilweise ab; prüfe die Angaben im Zweifel nach."
 EXTRACTIVE_INTRO: Final = "Laut Wissensbasis:"
 EMPTY_QUESTION: Final = "Bitte stelle eine Frage."

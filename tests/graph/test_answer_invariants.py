@@ -92,8 +92,8 @@ def test_no_delivered_answer_breaks_the_citation_invariants(
 ) -> None:
     graph_services.model = _scripted_model(drafts, verdicts)
     graph = answer_graph(graph_services)
-    context = AnswerContext(kb_id=KB_ID, strictness=level)  # type: ignore[arg-type]
-    out: dict[str, Any] = graph.invoke({"question": question}, context=context)  # type: ignore[assignment]
+    context = AnswerContext(kb_id=KB_ID, strictness=level)
+    out: dict[str, Any] = graph.invoke({"question": question}, context=context)
     if out["bucket"] != "delivered":
         assert out["citations"] == [] or not out["refused"]
         return
