@@ -6,6 +6,7 @@ Nodes depend on these protocols only; graphs bind real stores (or test doubles) 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
@@ -48,3 +49,26 @@ class AnswerServices(Protocol):
     def chat_model(
         self, provider: ProviderName, strictness: StrictnessConfig, *, model: str | None, max_tokens: int | None = None
     ) -> BaseChatModel | None: ...
+
+
+@dataclass(eq=False)
+class StaticServices:
+    """AnswerServices from explicit parts and one fixed chat model (tests, evals, benchmarks)."""
+
+    knowledge_base: KnowledgeSearch
+    bots: BotDirectory
+    answer_records: AnswerRecordSink
+    model: BaseChatModel | None = None
+    default_provider: ProviderName = "ollama"
+    requested_budgets: list[int | None] = field(default_factory=list)
+
+    def model_name(self, provider: ProviderName) -> str:
+        return "extractive" if provider == "extractive" else str(getattr(self.model, "model_name", "scripted"))
+
+    def chat_model(
+        self, provider: ProviderName, strictness: StrictnessConfig, *, model: str | None, max_tokens: int | None = None
+    ) -> BaseChatModel | None:
+        if provider == "extractive":
+            return None
+        self.requested_budgets.append(max_tokens)
+        return self.model

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 
-from nodes.settings import ProviderName
-from nodes.shared.strictness import StrictnessConfig
 from stores.kb.models import Hit, KBConflict
 from stores.kb.store import KnowledgeBase
-from stores.sql.answers import AnswerRecordStore
-from stores.sql.bots import BotStore
 
 KB_ID = "test-hr"
 ID_PATTERN = r"^[a-z]{2}-[a-z]{3}-\d{2}$"
@@ -152,26 +146,3 @@ class CountingKnowledgeBase:
 
     def conflicts(self, kb_id: str) -> list[KBConflict]:
         return self._kb.conflicts(kb_id)
-
-
-@dataclass(eq=False)
-class ScriptedServices:
-    """AnswerServices over real stores with a scripted model at the LLM boundary."""
-
-    knowledge_base: Any
-    bots: BotStore
-    answer_records: AnswerRecordStore
-    model: BaseChatModel | None = None
-    default_provider: ProviderName = "ollama"
-    requested_budgets: list[int | None] = field(default_factory=list)
-
-    def model_name(self, provider: ProviderName) -> str:
-        return "extractive" if provider == "extractive" else "scripted"
-
-    def chat_model(
-        self, provider: ProviderName, strictness: StrictnessConfig, *, model: str | None, max_tokens: int | None = None
-    ) -> BaseChatModel | None:
-        if provider == "extractive":
-            return None
-        self.requested_budgets.append(max_tokens)
-        return self.model

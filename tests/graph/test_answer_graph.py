@@ -14,13 +14,14 @@ from langgraph.types import Command
 from graphs.answer import build_answer_graph
 from nodes.answer.context import AnswerContext
 from nodes.answer.prompts import SOFT_HINT
+from nodes.answer.services import StaticServices
 from nodes.shared.scripted_llm import ScriptedChatModel, ScriptStep
 from nodes.shared.strictness import DEFAULT_DISCLAIMER_MESSAGE, DEFAULT_REFUSAL_MESSAGE, get_strictness_config
 from stores.kb.store import KnowledgeBase
 from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
 from stores.sql.engine import Database
-from tests.graph.answer_fixtures import KB_ID, CountingKnowledgeBase, ScriptedServices, length_cut, tool_call
+from tests.graph.answer_fixtures import KB_ID, CountingKnowledgeBase, length_cut, tool_call
 
 UNCERTAIN = AnswerContext().uncertain_message
 URLAUB_ANSWER = (
@@ -31,7 +32,7 @@ URLAUB_ANSWER = (
 class Run:
     """One graph run: its final state, the nodes it passed, and the scripted model it used."""
 
-    def __init__(self, services: ScriptedServices, question: str, script: list[ScriptStep], **context: Any) -> None:
+    def __init__(self, services: StaticServices, question: str, script: list[ScriptStep], **context: Any) -> None:
         self.model = ScriptedChatModel(script=script)
         services.model = self.model
         self.graph = build_answer_graph(services).compile(checkpointer=InMemorySaver())
@@ -56,7 +57,7 @@ class Run:
         return len(self.model.calls)
 
 
-def test_simple_question_needs_one_llm_call_and_is_delivered(services: ScriptedServices) -> None:
+def test_simple_question_needs_one_llm_call_and_is_delivered(services: StaticServices) -> None:
     run = Run(services, "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?", [URLAUB_ANSWER])
     out = run.state
     assert run.llm_calls == 1 and "plan_queries" in run.path
@@ -68,7 +69,7 @@ def test_simple_question_needs_one_llm_call_and_is_delivered(services: ScriptedS
     assert out["strictness"].key == "balanced" and out["model"] == "scripted"
 
 
-def test_complex_question_goes_through_the_planner(services: ScriptedServices) -> None:
+def test_complex_question_goes_through_the_planner(services: StaticServices) -> None:
     plan = tool_call(
         "QueryPlan", question_type="specific", queries=[{"text": "Urlaubstage Vollzeit"}, {"text": "Zahltag Gehalt"}]
     )
@@ -81,7 +82,7 @@ def test_complex_question_goes_through_the_planner(services: ScriptedServices) -
     assert out["bucket"] == "delivered"
 
 
-def test_planner_failure_falls_back_to_the_question(services: ScriptedServices) -> None:
+def test_planner_failure_falls_back_to_the_question(services: StaticServices) -> None:
     run = Run(
         services,
         "Wie viele Urlaubstage habe ich und wann wird das Gehalt gezahlt?",
@@ -101,7 +102,7 @@ def _map_reply(messages: list[Any]) -> str:
     return "\n".join([f"- Regelung zu diesem Urlaub [{i}]" for i in ids] + ["- Erfunden [lb-xyz-99]"])
 
 
-def test_survey_question_maps_blocks_and_keeps_citations(services: ScriptedServices) -> None:
+def test_survey_question_maps_blocks_and_keeps_citations(services: StaticServices) -> None:
     plan = tool_call("QueryPlan", question_type="survey", queries=[{"text": "Urlaubsarten"}])
 
     def synthesize(messages: list[Any]) -> str:
@@ -123,7 +124,7 @@ def test_survey_question_maps_blocks_and_keeps_citations(services: ScriptedServi
     assert out["bucket"] == "delivered" and out["verified"]
 
 
-def _survey_hits(services: ScriptedServices) -> list[Any]:
+def _survey_hits(services: StaticServices) -> list[Any]:
     ctx = AnswerContext(kb_id=KB_ID)
     hits: list[Any] = services.knowledge_base.search(
         KB_ID, ["Welche Arten von Urlaub gibt es?", "Urlaubsarten"], limit=ctx.survey_retrieval_limit
@@ -131,7 +132,7 @@ def _survey_hits(services: ScriptedServices) -> list[Any]:
     return hits
 
 
-def test_invalid_citation_is_regenerated_once_then_valid(services: ScriptedServices) -> None:
+def test_invalid_citation_is_regenerated_once_then_valid(services: StaticServices) -> None:
     run = Run(
         services,
         "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?",
@@ -144,7 +145,7 @@ def test_invalid_citation_is_regenerated_once_then_valid(services: ScriptedServi
     assert out["verified"] and out["citations"] == ["lb-url-01"] and out["bucket"] == "delivered"
 
 
-def test_invalid_twice_gives_the_uncertain_refusal(services: ScriptedServices) -> None:
+def test_invalid_twice_gives_the_uncertain_refusal(services: StaticServices) -> None:
     bad = "Vollzeitkräfte erhalten 30 Arbeitstage [lb-url-77]."
     worse = "Vollzeitkräfte erhalten 45 Arbeitstage Urlaub im Jahr [lb-url-01]."
     run = Run(services, "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?", [bad, worse])
@@ -157,7 +158,7 @@ def test_invalid_twice_gives_the_uncertain_refusal(services: ScriptedServices) -
 
 def test_empty_retrieval_refuses_without_llm_call(sparse_kb: tuple[Database, KnowledgeBase]) -> None:
     database, kb = sparse_kb
-    services = ScriptedServices(CountingKnowledgeBase(kb), BotStore(database), AnswerRecordStore(database))
+    services = StaticServices(CountingKnowledgeBase(kb), BotStore(database), AnswerRecordStore(database))
     run = Run(services, "Xylophon Quasar Zeppelin?", [])
     out = run.state
     assert out["hits"] == [] and run.llm_calls == 0
@@ -172,7 +173,7 @@ OFF_TOPIC = "Welche Farbe hat das Logo der Fußballmannschaft aus Bremen?"
     [(1, 0, True, None), (2, 1, False, DEFAULT_DISCLAIMER_MESSAGE), (4, 1, False, SOFT_HINT), (5, 1, False, None)],
 )
 def test_low_score_actions(
-    services: ScriptedServices, level: int, llm_calls: int, refused: bool, notice: str | None
+    services: StaticServices, level: int, llm_calls: int, refused: bool, notice: str | None
 ) -> None:
     top = max(h.score for h in services.knowledge_base.search(KB_ID, [OFF_TOPIC], limit=8))
     assert top < get_strictness_config(4).min_score  # the question really scores low in this KB
@@ -187,7 +188,7 @@ def test_low_score_actions(
         assert not out.get("notices")
 
 
-def test_unsupported_number_is_a_violation(services: ScriptedServices) -> None:
+def test_unsupported_number_is_a_violation(services: StaticServices) -> None:
     run = Run(
         services,
         "Wie hoch ist die Verpflegungspauschale?",
@@ -209,7 +210,7 @@ CONFLICT_ANSWER = (
 )
 
 
-def test_declared_conflict_must_be_shown_with_both_ids(services: ScriptedServices) -> None:
+def test_declared_conflict_must_be_shown_with_both_ids(services: StaticServices) -> None:
     one_sided = "Die Mitarbeiterprämie 2026 bis 3.000 Euro ist beitragsfrei in der Sozialversicherung [lb-pra-02]."
     run = Run(services, PRAEMIE, [one_sided, CONFLICT_ANSWER])
     out = run.state
@@ -218,14 +219,14 @@ def test_declared_conflict_must_be_shown_with_both_ids(services: ScriptedService
     assert out["bucket"] == "delivered" and set(out["citations"]) == {"lb-pra-02", "wk-pra-01"}
 
 
-def test_conflict_resolved_in_favour_of_one_side_is_rejected(services: ScriptedServices) -> None:
+def test_conflict_resolved_in_favour_of_one_side_is_rejected(services: StaticServices) -> None:
     partial_ = CONFLICT_ANSWER + " Maßgeblich ist [lb-pra-02]."
     run = Run(services, PRAEMIE, [partial_, partial_])
     out = run.state
     assert out["answer"] == UNCERTAIN and any("zugunsten" in v for v in out["violations"])
 
 
-def test_non_official_work_must_be_named(services: ScriptedServices) -> None:
+def test_non_official_work_must_be_named(services: StaticServices) -> None:
     silent = CONFLICT_ANSWER.replace(" Hinweis: [wk-pra-01] stammt aus einem nicht amtlichen Werk.", "")
     run = Run(services, PRAEMIE, [silent, CONFLICT_ANSWER])
     assert "nicht amtlich" in str(run.model.calls[1][-1].content).casefold() or "Nicht amtliche" in str(
@@ -234,7 +235,7 @@ def test_non_official_work_must_be_named(services: ScriptedServices) -> None:
     assert run.state["bucket"] == "delivered"
 
 
-def test_length_cut_answer_is_retried_with_double_budget(services: ScriptedServices) -> None:
+def test_length_cut_answer_is_retried_with_double_budget(services: StaticServices) -> None:
     run = Run(
         services,
         "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?",
@@ -246,7 +247,7 @@ def test_length_cut_answer_is_retried_with_double_budget(services: ScriptedServi
     assert out["token_usage"]["draft_answer"]["calls"] == 2
 
 
-def test_think_blocks_are_stripped(services: ScriptedServices) -> None:
+def test_think_blocks_are_stripped(services: StaticServices) -> None:
     run = Run(
         services,
         "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?",
@@ -258,7 +259,7 @@ def test_think_blocks_are_stripped(services: ScriptedServices) -> None:
 WEAK_CLAIM = "Vollzeitbeschäftigte können ungenutzten Erholungsurlaub komplett auszahlen lassen [lb-url-01]."
 
 
-def test_critic_downgrade_sends_answer_to_human_review(services: ScriptedServices) -> None:
+def test_critic_downgrade_sends_answer_to_human_review(services: StaticServices) -> None:
     critic = tool_call("ClaimCheck", verdict="partially", confidence=0.4, reason="Auszahlung steht nicht im Block.")
     run = Run(services, "Kann ich Urlaub auszahlen lassen?", [WEAK_CLAIM, critic])
     out = run.state
@@ -266,7 +267,7 @@ def test_critic_downgrade_sends_answer_to_human_review(services: ScriptedService
     assert out["bucket"] == "human_review" and out["answer"] == UNCERTAIN and out["draft"] == WEAK_CLAIM
 
 
-def test_unsupported_claim_is_removed(services: ScriptedServices) -> None:
+def test_unsupported_claim_is_removed(services: StaticServices) -> None:
     critic = tool_call("ClaimCheck", verdict="unsupported", confidence=0.9, reason="Nicht belegt.")
     run = Run(
         services,
@@ -286,7 +287,7 @@ def test_unsupported_claim_is_removed(services: ScriptedServices) -> None:
 @pytest.mark.parametrize(
     ("decision", "bucket"), [({"action": "approve"}, "delivered"), ({"action": "reject"}, "refused")]
 )
-def test_reviewer_decides_through_interrupt(services: ScriptedServices, decision: dict[str, Any], bucket: str) -> None:
+def test_reviewer_decides_through_interrupt(services: StaticServices, decision: dict[str, Any], bucket: str) -> None:
     critic = tool_call("ClaimCheck", verdict="partially", confidence=0.4, reason="unklar")
     run = Run(services, "Kann ich Urlaub auszahlen lassen?", [WEAK_CLAIM, critic], review_mode="interrupt")
     assert run.graph.get_state(run.config).next == ("review_answer",)
@@ -296,14 +297,14 @@ def test_reviewer_decides_through_interrupt(services: ScriptedServices, decision
     assert out["answer"] == (WEAK_CLAIM if bucket == "delivered" else UNCERTAIN)
 
 
-def test_reviewer_edit_must_still_pass_validation(services: ScriptedServices) -> None:
+def test_reviewer_edit_must_still_pass_validation(services: StaticServices) -> None:
     critic = tool_call("ClaimCheck", verdict="partially", confidence=0.4, reason="unklar")
     run = Run(services, "Kann ich Urlaub auszahlen lassen?", [WEAK_CLAIM, critic], review_mode="interrupt")
     run.resume({"action": "edit", "answer": "Urlaub verfällt nie und wird immer ausgezahlt [lb-zzz-00]."})
     assert run.state["bucket"] == "refused" and run.state["review_decision"] == "edit_rejected"
 
 
-def test_pii_never_reaches_the_model_and_is_redacted(services: ScriptedServices) -> None:
+def test_pii_never_reaches_the_model_and_is_redacted(services: StaticServices) -> None:
     question = "Ich bin max.muster@example.com, wie viele Urlaubstage erhalten Vollzeitbeschäftigte?"
     with_email = URLAUB_ANSWER.replace(" (Stand", ", Rückfragen an max.muster@example.com (Stand")
     critic = tool_call("ClaimCheck", verdict="supported", confidence=0.9)
@@ -317,18 +318,19 @@ def test_pii_never_reaches_the_model_and_is_redacted(services: ScriptedServices)
 
 
 @pytest.mark.parametrize(("question", "fragment"), [("   ", "Bitte stelle eine Frage"), ("Urlaub? " * 400, "zu lang")])
-def test_unusable_questions_get_an_error_output(services: ScriptedServices, question: str, fragment: str) -> None:
+def test_unusable_questions_get_an_error_output(services: StaticServices, question: str, fragment: str) -> None:
     run = Run(services, question, [])
     out = run.state
     assert fragment in out["answer"] and out["bucket"] == "invalid_input" and run.llm_calls == 0
 
 
-def test_unknown_bot_and_missing_kb_are_errors(services: ScriptedServices) -> None:
+def test_unknown_bot_and_missing_kb_are_errors(services: StaticServices) -> None:
     assert "gibt es nicht" in Run(services, "Urlaub?", [], bot_id="nobody", kb_id=None).state["answer"]
     assert "bot_id oder kb_id" in Run(services, "Urlaub?", [], kb_id=None).state["answer"]
 
 
-def test_bot_strictness_applies_unless_context_overrides(services: ScriptedServices) -> None:
+def test_bot_strictness_applies_unless_context_overrides(services: StaticServices) -> None:
+    assert isinstance(services.bots, BotStore)
     services.bots.create(
         "strenger-bot",
         name="Streng",
@@ -344,7 +346,7 @@ def test_bot_strictness_applies_unless_context_overrides(services: ScriptedServi
     assert override["strictness"].level == 5
 
 
-def test_extractive_provider_answers_verbatim_with_citations(services: ScriptedServices) -> None:
+def test_extractive_provider_answers_verbatim_with_citations(services: StaticServices) -> None:
     run = Run(services, "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?", [], provider="extractive")
     out = run.state
     assert out["model"] == "extractive" and run.llm_calls == 0
@@ -352,14 +354,15 @@ def test_extractive_provider_answers_verbatim_with_citations(services: ScriptedS
     assert "lb-url-01" in out["citations"] and out["bucket"] == "delivered" and out["confidence"] == 1.0
 
 
-def test_extractive_answer_presents_declared_conflict(services: ScriptedServices) -> None:
+def test_extractive_answer_presents_declared_conflict(services: StaticServices) -> None:
     out = Run(services, PRAEMIE, [], provider="extractive").state
     assert "⚠" in out["answer"] and {"lb-pra-02", "wk-pra-01"} <= set(out["citations"])
     assert "nicht amtlich" in out["answer"] and out["verified"]
 
 
-def test_every_run_writes_an_output_record(services: ScriptedServices) -> None:
+def test_every_run_writes_an_output_record(services: StaticServices) -> None:
     Run(services, "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?", [URLAUB_ANSWER])
+    assert isinstance(services.answer_records, AnswerRecordStore)
     (record,) = services.answer_records.latest(1)
     assert record["citations"] == ["lb-url-01"] and record["kb_id"] == KB_ID and record["bucket"] == "delivered"
     assert record["strictness"]["key"] == "balanced"

@@ -14,11 +14,12 @@ from graphs.answer import build_answer_graph
 from nodes.answer.blocks import evidence_text
 from nodes.answer.context import AnswerContext
 from nodes.answer.prompts import CRITIC_SYSTEM_PROMPT, MAP_SYSTEM_PROMPT, PLANNER_SYSTEM_PROMPT
+from nodes.answer.services import StaticServices
 from nodes.answer.validate import is_factual
 from nodes.shared.citations import cited_ids, unsupported_numbers
 from nodes.shared.scripted_llm import ScriptedChatModel
 from nodes.shared.text import split_sentences
-from tests.graph.answer_fixtures import KB_ID, ScriptedServices, tool_call
+from tests.graph.answer_fixtures import KB_ID, tool_call
 
 QUESTIONS = [
     "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?",
@@ -58,7 +59,7 @@ critic_verdict = st.sampled_from(["supported", "partially", "unsupported"])
 
 
 @lru_cache(maxsize=1)
-def answer_graph(services: ScriptedServices) -> Any:
+def answer_graph(services: StaticServices) -> Any:
     return build_answer_graph(services).compile()
 
 
@@ -88,7 +89,7 @@ def _scripted_model(drafts: list[str], verdicts: list[str]) -> ScriptedChatModel
     level=st.sampled_from([1, 2, 3, 4, 5]),
 )
 def test_no_delivered_answer_breaks_the_citation_invariants(
-    graph_services: ScriptedServices, question: str, drafts: list[str], verdicts: list[str], level: int
+    graph_services: StaticServices, question: str, drafts: list[str], verdicts: list[str], level: int
 ) -> None:
     graph_services.model = _scripted_model(drafts, verdicts)
     graph = answer_graph(graph_services)

@@ -8,11 +8,12 @@ from langchain_core.language_models import BaseChatModel
 
 from graphs.answer import build_answer_graph
 from nodes.answer.context import AnswerContext
+from nodes.answer.services import StaticServices
 from nodes.settings import ModelSettings, ProviderName
 from nodes.shared.llm import create_chat_model
 from nodes.shared.strictness import StrictnessConfig, get_strictness_config
 from tests.fakes.llm_server import Reply, running_fake_llm_server
-from tests.graph.answer_fixtures import KB_ID, ScriptedServices
+from tests.graph.answer_fixtures import KB_ID
 
 EXPECTED_EDGES = {
     ("screen_input", "plan_queries"),
@@ -30,14 +31,14 @@ EXPECTED_EDGES = {
 }
 
 
-def test_studio_draws_every_route(services: ScriptedServices) -> None:
+def test_studio_draws_every_route(services: StaticServices) -> None:
     drawn = build_answer_graph(services).compile().get_graph()
     edges = {(e.source, e.target) for e in drawn.edges}
     assert EXPECTED_EDGES <= edges
     assert "regenerate_answer" in drawn.draw_mermaid()
 
 
-def test_context_schema_names_the_strictness_levels(services: ScriptedServices) -> None:
+def test_context_schema_names_the_strictness_levels(services: StaticServices) -> None:
     schema = build_answer_graph(services).compile().get_context_jsonschema()
     assert schema is not None
     strictness = schema["properties"]["strictness"]
@@ -45,7 +46,7 @@ def test_context_schema_names_the_strictness_levels(services: ScriptedServices) 
 
 
 @dataclass(eq=False)
-class OllamaServices(ScriptedServices):
+class OllamaServices(StaticServices):
     settings: ModelSettings | None = None
 
     def model_name(self, provider: ProviderName) -> str:
@@ -59,7 +60,7 @@ class OllamaServices(ScriptedServices):
         return create_chat_model(provider, strictness, self.settings, model=model, max_tokens=max_tokens)
 
 
-def test_real_chat_ollama_client_sends_the_level_parameters(services: ScriptedServices) -> None:
+def test_real_chat_ollama_client_sends_the_level_parameters(services: StaticServices) -> None:
     answer = (
         "Vollzeitbeschäftigte erhalten 30 Arbeitstage Erholungsurlaub pro Kalenderjahr (Stand 2026-01) [lb-url-01]."
     )
