@@ -12,8 +12,7 @@ import io
 import re
 from pathlib import Path
 
-from pypdf import PdfReader
-from pypdf.constants import PasswordType
+from pypdf import PasswordType, PdfReader
 
 from stores.scan.documents import DocumentDraft, MediaType, PageText
 
@@ -64,6 +63,7 @@ def read_document(path: Path, *, max_pages: int = DEFAULT_MAX_PAGES) -> Document
 def split_text_pages(file_name: str, content: str) -> list[str]:
     """Pages of a Markdown or text file, split at form feeds and page-marker lines."""
     pages: list[list[str]] = [[]]
+    marker_seen = False
     for number, line in enumerate(content.splitlines(keepends=True), start=1):
         marker = _PAGE_MARKER.match(line)
         if marker is None:
@@ -73,10 +73,11 @@ def split_text_pages(file_name: str, content: str) -> list[str]:
                 pages.append([])
             pages[-1].append(last)
             continue
-        if len(pages) == 1 and not "".join(pages[0]).strip():
-            pages[0] = []  # a marker before any text opens page 1
-        else:
+        if marker_seen or len(pages) > 1 or "".join(pages[0]).strip():
             pages.append([])
+        else:
+            pages[0] = []  # the first marker, before any text, opens page 1
+        marker_seen = True
         stated = marker.group(1)
         if stated is not None and int(stated) != len(pages):
             raise DocumentError(
