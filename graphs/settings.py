@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from nodes.settings import ModelSettings
 from stores.settings import StoreSettings
@@ -20,9 +21,17 @@ def load_settings() -> Settings:
     try:
         return Settings()
     except ValidationError as exc:
-        problems = []
-        for error in exc.errors():
-            field = ".".join(str(part) for part in error["loc"]) or "settings"
-            variable = f"BELEGT_{field.upper()}" if field != "settings" else "BELEGT_*"
-            problems.append(f"{variable}: {error['msg']} (got {error.get('input')!r})")
-        raise SettingsError("Ungültige Einstellung — " + "; ".join(problems)) from None
+        raise SettingsError("Ungültige Einstellung — " + "; ".join(_describe(e) for e in exc.errors())) from None
+
+
+def _describe(error: ErrorDetails) -> str:
+    """One problem as 'VARIABLE: reason (got value)'; aliases such as OLLAMA_BASE_URL keep their own name."""
+    field = ".".join(str(part) for part in error["loc"])
+    message = error["msg"].removeprefix("Value error, ")
+    if not field:  # a cross-field rule: its message names the variables itself
+        return message
+    if field.startswith("BELEGT_"):  # a field that also reads an unprefixed variable such as OLLAMA_BASE_URL
+        variable = f"{field} / {field.removeprefix('BELEGT_')}"
+    else:
+        variable = f"BELEGT_{field.upper()}"
+    return f"{variable}: {message} (got {error.get('input')!r})"

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
-from pydantic_settings import BaseSettings
+from pydantic import Field, model_validator
 
-from stores.settings import SETTINGS_CONFIG
+from stores.settings import SETTINGS_CONFIG, ProviderEndpoints
 
 ProviderName = Literal["ollama", "mistral", "extractive"]
 
 
-class ModelSettings(BaseSettings):
+class ModelSettings(ProviderEndpoints):
     """LLM provider settings. With nothing configured the provider is ``extractive`` (no LLM)."""
 
     model_config = SETTINGS_CONFIG
@@ -25,32 +24,12 @@ class ModelSettings(BaseSettings):
     mistral_model: str = "mistral-small-latest"
     ollama_num_ctx: int = Field(8192, ge=512, description="Sent explicitly: Ollama's default depends on VRAM.")
     request_timeout_s: float = Field(120.0, gt=0)
-    ollama_base_url: str | None = Field(
-        None, validation_alias=AliasChoices("BELEGT_OLLAMA_BASE_URL", "OLLAMA_BASE_URL")
-    )
-    mistral_api_key: SecretStr | None = Field(
-        None, validation_alias=AliasChoices("BELEGT_MISTRAL_API_KEY", "MISTRAL_API_KEY")
-    )
-    mistral_base_url: str | None = Field(
-        None, validation_alias=AliasChoices("BELEGT_MISTRAL_BASE_URL", "MISTRAL_BASE_URL")
-    )
-
-    @field_validator("ollama_base_url", "mistral_base_url")
-    @classmethod
-    def _http_url(cls, value: str | None) -> str | None:
-        if value is not None and not value.startswith(("http://", "https://")):
-            raise ValueError("must be an http:// or https:// URL")
-        return value
 
     @model_validator(mode="after")
     def _mistral_needs_key(self) -> ModelSettings:
         if self.llm_provider == "mistral" and self.mistral_api_key is None:
             raise ValueError("BELEGT_LLM_PROVIDER=mistral needs MISTRAL_API_KEY")
         return self
-
-    @property
-    def resolved_ollama_base_url(self) -> str:
-        return self.ollama_base_url or "http://127.0.0.1:11434"
 
     @property
     def provider(self) -> ProviderName:

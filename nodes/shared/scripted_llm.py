@@ -35,7 +35,7 @@ class ScriptedChatModel(GenericFakeChatModel):
     def calls(self) -> list[list[BaseMessage]]:
         return self._calls
 
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:  # type: ignore[override]
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:
         return self
 
     def _generate(

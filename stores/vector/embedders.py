@@ -110,7 +110,7 @@ def create_embedder(settings: StoreSettings) -> Embedder | None:
             from langchain_ollama import OllamaEmbeddings
 
             model = settings.embedding_model or "nomic-embed-text"
-            base_url = settings.ollama_base_url or "http://127.0.0.1:11434"
+            base_url = settings.resolved_ollama_base_url
             try:
                 return LangChainEmbedder(f"ollama:{model}", OllamaEmbeddings(model=model, base_url=base_url))
             except (ConnectionError, OSError) as exc:
@@ -121,6 +121,7 @@ def create_embedder(settings: StoreSettings) -> Embedder | None:
             if settings.mistral_api_key is None:
                 raise EmbedderUnavailable("BELEGT_EMBEDDER=mistral braucht MISTRAL_API_KEY")
             model = settings.embedding_model or "mistral-embed"
+            extra = {"endpoint": settings.mistral_base_url} if settings.mistral_base_url else {}
             return LangChainEmbedder(
-                f"mistral:{model}", MistralAIEmbeddings(model=model, api_key=settings.mistral_api_key)
+                f"mistral:{model}", MistralAIEmbeddings(model=model, mistral_api_key=settings.mistral_api_key, **extra)
             )

@@ -1,0 +1,103 @@
+"""How KB entries map onto the hybrid index: one alias per KB, chunks with stable ids, and their payload."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import date
+from typing import Any, Final
+
+from stores.kb.models import KBEntry
+from stores.vector.index import IndexPoint
+
+KB_ID: Final = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
+TENANT_KEY: Final = "kb_id"
+NO_START: Final = 0
+NO_END: Final = 99_991_231
+
+
+class InvalidKBId(ValueError):
+    def __init__(self, kb_id: str) -> None:
+        super().__init__(
+            f"Ungültige KB-ID {kb_id!r}: erlaubt sind Kleinbuchstaben, Ziffern, '-' und '_' (höchstens 63 Zeichen)."
+        )
+
+
+def checked_kb_id(kb_id: str) -> str:
+    if not KB_ID.match(kb_id):
+        raise InvalidKBId(kb_id)
+    return kb_id
+
+
+def kb_alias(prefix: str, kb_id: str) -> str:
+    """The Qdrant alias of a KB: one collection per KB keeps IDF statistics per tenant."""
+    return f"{prefix}_kb_{checked_kb_id(kb_id)}"
+
+
+def day_number(day: date | None, default: int) -> int:
+    """A date as YYYYMMDD, so validity filters are plain integer ranges (no null handling in Qdrant)."""
+    return default if day is None else day.year * 10_000 + day.month * 100 + day.day
+
+
+def chunk_text(text: str, max_chars: int) -> list[str]:
+    """Split at paragraph, then sentence boundaries into pieces of at most ``max_chars`` (a longer single
+    sentence is cut hard). Deterministic, so chunk ids stay stable for unchanged text."""
+    text = text.strip()
+    if len(text) <= max_chars:
+        return [text]
+    pieces = [s for para in re.split(r"\n\s*\n", text) for s in re.split(r"(?<=[.!?])\s+", para.strip()) if s]
+    chunks: list[str] = []
+    current = ""
+    for piece in pieces:
+        while len(piece) > max_chars:
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(piece[:max_chars])
+            piece = piece[max_chars:]
+        if current and len(current) + 1 + len(piece) > max_chars:
+            chunks.append(current)
+            current = piece
+        else:
+            current = f"{current} {piece}" if current else piece
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def chunk_id(entry_id: str, number: int) -> str:
+    return f"{entry_id}#{number}"
+
+
+def point_id(kb_id: str, chunk: str) -> str:
+    return f"{kb_id}:{chunk}"
+
+
+def entry_points(entry: KBEntry, max_chars: int) -> list[IndexPoint]:
+    """The index points of one entry; title and section are indexed with every chunk."""
+    points = []
+    for number, piece in enumerate(chunk_text(entry.text, max_chars), start=1):
+        payload: dict[str, Any] = {
+            TENANT_KEY: entry.kb_id,
+            "entry_id": entry.id,
+            "chunk_id": chunk_id(entry.id, number),
+            "title": entry.title,
+            "section": entry.section,
+            "text": piece,
+            "stand": entry.stand,
+            "work": entry.work,
+            "official": entry.official,
+            "source_ref": entry.source_ref,
+            "cross_refs": list(entry.cross_refs),
+            "valid_from_n": day_number(entry.valid_from, NO_START),
+            "valid_until_n": day_number(entry.valid_until, NO_END),
+        }
+        indexed = "\n".join(part for part in (entry.title, entry.section, piece) if part)
+        points.append(IndexPoint(id=point_id(entry.kb_id, payload["chunk_id"]), text=indexed, payload=payload))
+    return points
+
+
+def content_hash(entry: KBEntry, max_chars: int) -> str:
+    """Changes whenever the entry or its chunking changes; equal hashes mean nothing to re-index."""
+    body = entry.model_dump_json() + f"|chunk_chars={max_chars}"
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()

@@ -1,0 +1,181 @@
+"""The knowledge-base read API the answer graph uses: multi-query hybrid search, conflicts, entries by id.
+
+Every method takes a ``kb_id`` and every index query carries it as a mandatory filter; there is no path
+that reads across knowledge bases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from qdrant_client import QdrantClient
+
+from stores.kb.layout import NO_END, NO_START, TENANT_KEY, checked_kb_id, day_number, kb_alias
+from stores.kb.models import Hit, KBConflict, KBEntry
+from stores.settings import StoreSettings
+from stores.sql.engine import Database
+from stores.sql.kb import KBRecords
+from stores.vector.embedders import Embedder
+from stores.vector.index import FilterValue, HybridIndex, ScoredPoint
+from stores.vector.qdrant import collection_layout
+
+RRF_K = 60
+
+
+class KnowledgeBaseNotFound(LookupError):
+    def __init__(self, kb_id: str) -> None:
+        super().__init__(f"Wissensbasis '{kb_id}' gibt es nicht (noch nichts eingelesen?).")
+        self.kb_id = kb_id
+
+
+@dataclass(frozen=True)
+class _Ranked:
+    point: ScoredPoint
+    fused: float
+
+
+class KnowledgeBase:
+    """Read access to ingested KBs: one Qdrant alias per KB plus the SQL records of entries and conflicts."""
+
+    def __init__(self, index: HybridIndex, database: Database, *, prefix: str = "belegt", cross_ref_extras: int = 3):
+        self.index = index
+        self.records = KBRecords(database)
+        self.prefix = prefix
+        self.cross_ref_extras = cross_ref_extras
+
+    @classmethod
+    def from_settings(
+        cls, settings: StoreSettings, *, client: QdrantClient, database: Database, embedder: Embedder | None
+    ) -> KnowledgeBase:
+        return cls(
+            build_index(settings, client=client, embedder=embedder),
+            database,
+            prefix=settings.qdrant_prefix,
+            cross_ref_extras=settings.kb_cross_ref_extras,
+        )
+
+    def alias(self, kb_id: str) -> str:
+        return kb_alias(self.prefix, kb_id)
+
+    def search(
+        self,
+        kb_id: str,
+        queries: Sequence[str],
+        *,
+        limit: int = 10,
+        stand: str | None = None,
+        valid_on: date | None = None,
+        expand_cross_refs: bool = True,
+    ) -> list[Hit]:
+        """Hits for several sub-queries fused into one list, one hit per entry (its best chunk).
+
+        Sub-query rankings are fused by reciprocal rank; an entry's score is its best calibrated score over
+        all sub-queries. ``stand`` keeps only entries of exactly that stand, ``valid_on`` only entries valid
+        on that day. With ``expand_cross_refs``, up to ``cross_ref_extras`` entries referenced by the hits
+        (and not hits themselves) follow the ``limit`` hits, marked ``cross_ref_extra``.
+        """
+        alias = self._existing_alias(kb_id)
+        texts = [q for q in queries if q.strip()]
+        if not texts:
+            return []
+        conditions = self._conditions(kb_id, stand, valid_on)
+        best: dict[str, _Ranked] = {}
+        for query in texts:
+            ranking = self._entry_ranking(alias, query, conditions, limit)
+            for position, point in enumerate(ranking, start=1):
+                entry_id = str(point.payload["entry_id"])
+                previous = best.get(entry_id)
+                fused = 1.0 / (RRF_K + position) + (previous.fused if previous else 0.0)
+                keep = point if previous is None or point.score > previous.point.score else previous.point
+                best[entry_id] = _Ranked(keep, fused)
+        ordered = sorted(best.values(), key=lambda r: (-r.fused, -r.point.score, r.point.payload["entry_id"]))[:limit]
+        hits = [_hit(r.point, rank) for rank, r in enumerate(ordered, start=1)]
+        if expand_cross_refs and self.cross_ref_extras > 0:
+            hits += self._cross_ref_hits(alias, kb_id, texts[0], hits, conditions)
+        return hits
+
+    def conflicts(self, kb_id: str) -> list[KBConflict]:
+        return self.records.conflicts(checked_kb_id(kb_id))
+
+    def get_entries(self, kb_id: str, ids: Sequence[str]) -> list[KBEntry]:
+        """The entries with these ids in this KB, in the order asked; unknown ids are left out."""
+        found = {s.entry.id: s.entry for s in self.records.stored(checked_kb_id(kb_id), list(ids))}
+        return [found[i] for i in dict.fromkeys(ids) if i in found]
+
+    def _existing_alias(self, kb_id: str) -> str:
+        alias = self.alias(kb_id)
+        if not self.index.exists(alias):
+            raise KnowledgeBaseNotFound(kb_id)
+        return alias
+
+    @staticmethod
+    def _conditions(kb_id: str, stand: str | None, valid_on: date | None) -> dict[str, FilterValue]:
+        conditions: dict[str, FilterValue] = {TENANT_KEY: kb_id}
+        if stand is not None:
+            conditions["stand"] = stand
+        if valid_on is not None:
+            day = day_number(valid_on, NO_START)
+            conditions["valid_from_n"] = {"lte": day}
+            conditions["valid_until_n"] = {"gte": min(day, NO_END)}
+        return conditions
+
+    def _entry_ranking(
+        self, alias: str, query: str, conditions: dict[str, FilterValue], limit: int
+    ) -> list[ScoredPoint]:
+        """Chunks ranked for one query, reduced to the best chunk per entry."""
+        seen: dict[str, ScoredPoint] = {}
+        for point in self.index.search(alias, query, filter=conditions, limit=limit * 3):
+            seen.setdefault(str(point.payload["entry_id"]), point)
+        return list(seen.values())
+
+    def _cross_ref_hits(
+        self, alias: str, kb_id: str, query: str, hits: list[Hit], conditions: dict[str, FilterValue]
+    ) -> list[Hit]:
+        present = {h.entry_id for h in hits}
+        wanted = [ref for h in hits for ref in h.cross_refs if ref not in present]
+        wanted = list(dict.fromkeys(wanted))[: self.cross_ref_extras]
+        if not wanted:
+            return []
+        # Scored against the query like any hit, so their score says how relevant they are themselves.
+        scored = self.index.search(alias, query, filter={**conditions, "entry_id": wanted}, limit=len(wanted) * 8)
+        best: dict[str, ScoredPoint] = {}
+        for point in scored:
+            best.setdefault(str(point.payload["entry_id"]), point)
+        extras = [best[ref] for ref in wanted if ref in best]
+        return [_hit(point, rank, cross_ref_extra=True) for rank, point in enumerate(extras, start=len(hits) + 1)]
+
+
+def build_index(settings: StoreSettings, *, client: QdrantClient, embedder: Embedder | None) -> HybridIndex:
+    """The KB's hybrid index configured from settings (fusion, weight, candidates, cluster layout)."""
+    return HybridIndex(
+        client,
+        embedder=embedder,
+        tenant_key=TENANT_KEY,
+        fusion=settings.kb_fusion,
+        dense_weight=settings.kb_dense_weight,
+        candidates=settings.kb_candidates,
+        layout=collection_layout(settings),
+    )
+
+
+def _hit(point: ScoredPoint, rank: int, *, cross_ref_extra: bool = False) -> Hit:
+    payload: dict[str, Any] = point.payload
+    return Hit(
+        entry_id=payload["entry_id"],
+        chunk_id=payload["chunk_id"],
+        kb_id=payload[TENANT_KEY],
+        title=payload["title"],
+        section=payload["section"],
+        text=payload["text"],
+        stand=payload["stand"],
+        work=payload["work"],
+        official=payload["official"],
+        source_ref=payload["source_ref"],
+        cross_refs=tuple(payload["cross_refs"]),
+        score=point.score,
+        rank=rank,
+        cross_ref_extra=cross_ref_extra,
+    )

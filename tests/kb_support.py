@@ -1,0 +1,70 @@
+"""Helpers for KB tests: a small HR knowledge base written as JSONL or Markdown, and a KnowledgeBase on real stores."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from qdrant_client import QdrantClient
+
+from stores.ingest.kb import IngestSummary, ingest_kb
+from stores.kb.store import KnowledgeBase
+from stores.settings import StoreSettings
+from stores.sql.engine import Database
+from stores.vector.embedders import Embedder
+
+PATTERN = r"^[a-z]{2,4}-[a-z0-9]+-[0-9]{2,}$"
+
+
+def entry(entry_id: str, title: str, text: str, **extra: Any) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "id": entry_id,
+        "title": title,
+        "section": "Personal",
+        "text": text,
+        "stand": "2026-01",
+        "work": "Personalhandbuch",
+        "official": True,
+    }
+    record.update(extra)
+    return record
+
+
+SMALL_KB = [
+    entry(
+        "lb-url-01", "Urlaubsanspruch", "Vollzeitbeschäftigte haben 30 Urlaubstage im Jahr.", cross_refs=["lb-url-02"]
+    ),
+    entry("lb-url-02", "Resturlaub", "Resturlaub verfällt am 31. März des Folgejahres."),
+    entry(
+        "lb-kfz-01",
+        "Dienstwagen",
+        "Die Privatnutzung des Dienstwagens wird mit 1 % des Listenpreises monatlich versteuert.",
+        work="Lohnratgeber",
+        official=False,
+    ),
+    entry(
+        "lb-kfz-02", "Dienstwagen alt", "Fahrtenbuch-Regel für Dienstwagen.", stand="2025-01", valid_until="2025-12-31"
+    ),
+    entry("lb-sva-03", "Mitarbeiterprämie", "Die Prämie ist beitragsfrei.", valid_from="2026-01-01"),
+    entry("wk-akt-04", "Mitarbeiterprämie aktuell", "Die Prämie ist beitragspflichtig."),
+]
+SMALL_CONFLICT = {
+    "type": "conflict",
+    "ids": ["wk-akt-04", "lb-sva-03"],
+    "topic": "Beitragspflicht der Mitarbeiterprämie",
+    "sides": {"wk-akt-04": "nennt die Prämie beitragspflichtig", "lb-sva-03": "ordnet sie als beitragsfrei ein"},
+}
+
+
+def write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def open_kb(client: QdrantClient, database: Database, embedder: Embedder | None = None) -> KnowledgeBase:
+    return KnowledgeBase.from_settings(StoreSettings(), client=client, database=database, embedder=embedder)
+
+
+def ingest(kb: KnowledgeBase, source: Path, kb_id: str = "demo", *, prune: bool = False) -> IngestSummary:
+    return ingest_kb(source, kb_id, kb=kb, default_id_pattern=PATTERN, chunk_chars=1500, prune=prune)

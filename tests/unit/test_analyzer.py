@@ -1,0 +1,87 @@
+"""German analyzer: tokens, folding, lemmas, stopwords, compounds, numbers, and the BM25 sparse vectors."""
+
+from __future__ import annotations
+
+import pytest
+
+from stores.vector.analyzer import GermanAnalyzer, analyze, fold, term_index
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        ("Führerschein", "Fuehrerschein"),
+        ("Straße", "STRASSE"),
+        ("Kündigungsfrist", "kundigungsfrist"),
+        ("Gehälter", "Gehalt"),
+        ("Arbeitnehmerinnen", "Arbeitnehmerin"),
+        ("Urlaubstage", "urlaubstag"),
+    ],
+)
+def test_spelling_variants_and_inflections_share_their_first_term(left: str, right: str) -> None:
+    assert analyze(left)[0] == analyze(right)[0]
+
+
+def test_folding_handles_umlauts_sharp_s_and_case() -> None:
+    assert fold("ÄÖÜäöüß") == "aouaouss"
+    assert fold("Quelle") == "quelle"  # "ue" after q is no transliterated umlaut
+
+
+def test_stopwords_are_dropped_and_content_words_kept() -> None:
+    terms = analyze("Wie viele Tage habe ich für den Urlaub, und wann muss ich ihn nehmen?")
+    assert "urlaub" in terms and "tag" in terms
+    assert not {"wie", "ich", "fur", "den", "und", "wann"} & set(terms)
+
+
+def test_percentages_keep_decimal_comma_and_become_words() -> None:
+    assert analyze("Der Satz beträgt 28,5 % ab 2026.") == ["satz", "betragen", "28,5", "prozent", "ab", "2026"]
+    assert analyze("28,5 %") == analyze("28,5 Prozent") == ["28,5", "prozent"]
+    assert analyze("1.234,56 €") == ["1.234,56", "euro"]
+    assert analyze("28,5 %") != analyze("28 5 %")
+
+
+def test_hyphenated_words_index_the_whole_and_the_parts() -> None:
+    terms = analyze("Sachbezugs-Verordnung")
+    assert terms[0] == "sachbezugsverordnung"
+    assert {"sachbezug", "verordnung"} <= set(terms)
+    assert analyze("E-Mail")[0] == "email"
+
+
+def test_long_compounds_add_their_parts() -> None:
+    terms = analyze("Lohnsteuerbescheinigung")
+    assert terms[0] == "lohnsteurbescheinigung"
+    assert {"lohnsteur", "bescheinigung"} <= set(terms)
+    assert set(analyze("Führerschein")) >= {"fuhrer", "schein"}  # the balanced cut, not führ|erschein
+
+
+def test_query_and_document_vectors_follow_bm25() -> None:
+    analyzer = GermanAnalyzer()
+    doc = analyzer.document_vector("Urlaub Urlaub Urlaub Gehalt")
+    assert doc.indices == sorted(set(doc.indices))
+    weights = dict(zip(doc.indices, doc.values, strict=True))
+    assert weights[term_index("urlaub")] > weights[term_index("gehalt")]
+    assert all(0 < w < analyzer.k1 + 1 for w in doc.values)  # saturation bound
+    query = analyzer.query_vector("Urlaub Urlaub Gehalt")
+    assert query.values == [1.0, 1.0]
+
+
+def test_longer_documents_weigh_a_term_less() -> None:
+    analyzer = GermanAnalyzer(avg_length=4)
+    short = analyzer.document_vector("Urlaub Gehalt")
+    long = analyzer.document_vector("Urlaub Gehalt Kantine Parkplatz Dienstwagen Kita Fahrrad Jobticket")
+    index = term_index("urlaub")
+    assert (
+        dict(zip(short.indices, short.values, strict=True))[index]
+        > dict(zip(long.indices, long.values, strict=True))[index]
+    )
+
+
+def test_term_index_is_stable_across_processes() -> None:
+    assert term_index("urlaub") == 759_620_451  # blake2b, not Python's per-process salted hash()
+    assert term_index("urlaub") != term_index("gehalt")
+
+
+def test_empty_and_symbol_only_text_has_no_terms() -> None:
+    assert analyze("") == []
+    assert analyze("… – !!") == []
+    assert GermanAnalyzer().query_vector("und oder aber").indices == []
