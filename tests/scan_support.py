@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
+from langchain_core.messages import AIMessage, BaseMessage
+from qdrant_client import QdrantClient
 from sqlalchemy import text
 
+from nodes.scan.context import ScanContext, ScanServices
+from nodes.scan.state import ScanInput
+from nodes.shared.scripted_llm import ScriptedChatModel
+from stores.ingest.catalog import import_catalog
+from stores.ingest.documents import read_document
 from stores.scan.catalog import CatalogStore, CatalogVersion, RequirementDraft
+from stores.scan.clause_index import ClauseIndex
 from stores.scan.documents import DocumentDraft, DocumentStore, PageText, StoredDocument
+from stores.settings import StoreSettings
 from stores.sql.engine import Database
 
 PAGE_ONE = "Leistungsdaten\nSensitivität 96,4 %\n(n = 250 Proben)   im Vergleich zur PCR."
@@ -20,7 +33,7 @@ def requirement(stable_id: str, title: str, status: str = "ACTIVE") -> Requireme
         clause_path=f"Demo › {stable_id}",
         title=title,
         requirement_text=f"{title}: Anforderungstext für {stable_id}.",
-        clause_status=status,  # type: ignore[arg-type]
+        clause_status=status,
     )
 
 
@@ -69,3 +82,122 @@ def insert_scan_row(database: Database, scan_id: str, document_id: str, catalog_
             ),
             {"id": scan_id, "d": document_id, "v": catalog_version_id, "h": "f" * 64},
         )
+
+
+@dataclass(frozen=True)
+class PlantedIssue:
+    """A finding the scripted reviewer reports whenever ``anchor`` (default: the quote) is in the chunk."""
+
+    quote: str
+    requirement: str
+    severity: str = "MAJOR"
+    confidence: float = 0.9
+    text: str = "Die Angabe erfüllt die Anforderung nicht."
+    anchor: str | None = None
+    page: int | None = None
+
+
+def allowed_ids(prompt: str) -> list[str]:
+    return re.findall(r'<anforderung id="([^"]+)"', prompt)
+
+
+def prompt_pages(prompt: str) -> dict[int, str]:
+    return {int(n): text for n, text in re.findall(r'<seite nummer="(\d+)">\n(.*?)\n</seite>', prompt, re.S)}
+
+
+def tool_call(name: str, args: dict[str, Any]) -> AIMessage:
+    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": "call-1"}])
+
+
+def reviewer(*issues: PlantedIssue, name: str = "scripted-reviewer") -> ScriptedChatModel:
+    """A finding model that reports the planted issues found in each chunk; the preferred requirement
+    if retrieval offered it, else the first offered one."""
+
+    def answer(messages: list[BaseMessage]) -> AIMessage:
+        prompt = str(messages[1].content)
+        ids, pages = allowed_ids(prompt), prompt_pages(prompt)
+        findings = []
+        for issue in issues:
+            page = next((n for n, text in pages.items() if (issue.anchor or issue.quote) in text), None)
+            if page is None:
+                continue
+            findings.append(
+                {
+                    "requirement_id": issue.requirement if issue.requirement in ids else ids[0],
+                    "exact_quote": issue.quote,
+                    "page_number": issue.page or page,
+                    "severity": issue.severity,
+                    "confidence": issue.confidence,
+                    "finding_text": issue.text,
+                }
+            )
+        return tool_call("record_finding", {"findings": findings})
+
+    return ScriptedChatModel(script=[answer], repeat_last=True, model_name=name)
+
+
+@dataclass(frozen=True)
+class CriticVerdict:
+    supported: bool = True
+    severity: str | None = None
+    confidence: float | None = None
+    note: str = "Zitat und Anforderung passen zusammen."
+
+
+def critic(verdicts: dict[str, CriticVerdict] | None = None, *, name: str = "scripted-critic") -> ScriptedChatModel:
+    """A critic that answers per quote (substring match); unknown quotes are confirmed unchanged."""
+
+    def answer(messages: list[BaseMessage]) -> AIMessage:
+        prompt = str(messages[1].content)
+        quote = re.search(r'Zitat \(Seite \d+\): "(.*)"', prompt)
+        severity = re.search(r"Schwere laut Prüfer: (\w+)", prompt)
+        assert quote is not None and severity is not None, prompt
+        verdict = next((v for key, v in (verdicts or {}).items() if key in quote.group(1)), CriticVerdict())
+        return tool_call(
+            "assess_finding",
+            {
+                "supported": verdict.supported,
+                "severity": verdict.severity or severity.group(1),
+                "confidence": 0.9 if verdict.confidence is None else verdict.confidence,
+                "note": verdict.note,
+            },
+        )
+
+    return ScriptedChatModel(script=[answer], repeat_last=True, model_name=name)
+
+
+DEMO = Path(__file__).resolve().parents[1] / "demo" / "scan"
+
+
+@dataclass(frozen=True)
+class ScanEnv:
+    """The demo catalogue (sparse-only index in memory) and the demo document, stored for real."""
+
+    database: Database
+    clauses: ClauseIndex
+    version: CatalogVersion
+    document: StoredDocument
+
+
+def demo_env(database: Database, *, document: Path | None = None, catalog: Path | None = None) -> ScanEnv:
+    clauses = ClauseIndex.from_settings(StoreSettings(), client=QdrantClient(":memory:"), embedder=None)
+    version = import_catalog(catalog or DEMO / "katalog.yaml", catalogs=CatalogStore(database), clauses=clauses)
+    stored = DocumentStore(database).store(read_document(document or DEMO / "produktinfo.md"))
+    return ScanEnv(database=database, clauses=clauses, version=version, document=stored)
+
+
+def scan_context(
+    env: ScanEnv, finding_model: ScriptedChatModel, critic_model: ScriptedChatModel, **settings: Any
+) -> ScanContext:
+    services = ScanServices(
+        database=env.database,
+        clauses=env.clauses,
+        finding_model=finding_model,
+        critic_model=critic_model,
+        provider="scripted",
+    )
+    return ScanContext(services=services, **settings)
+
+
+def scan_input(env: ScanEnv, scan_id: str = "scan-test") -> ScanInput:
+    return ScanInput(scan_id=scan_id, document_id=env.document.id, catalog_version_id=env.version.id)

@@ -16,7 +16,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails
 
-from stores.scan.catalog import RequirementDraft
+from stores.scan.catalog import CatalogStore, CatalogVersion, RequirementDraft
+from stores.scan.clause_index import ClauseIndex
 
 CATALOG_SUFFIXES = {".jsonl": "jsonl", ".yaml": "yaml", ".yml": "yaml"}
 
@@ -89,6 +90,8 @@ def _yaml_entries(path: Path, content: str) -> tuple[str | None, list[tuple[int,
         mark = getattr(exc, "problem_mark", None)
         where = f", Zeile {mark.line + 1}" if mark is not None else ""
         raise CatalogFileError(f"{path.name}{where}: kein gültiges YAML ({getattr(exc, 'problem', exc)})") from exc
+    if root is None:
+        return None, []
     name: str | None = None
     items_node, items = root, data
     if isinstance(data, dict):
@@ -130,3 +133,17 @@ def _refuse_duplicates(path: Path, entries: list[tuple[int, Any]], drafts: list[
                 f"{first_line[draft.stable_id]}"
             )
         first_line[draft.stable_id] = line
+
+
+def import_catalog(
+    path: Path, *, catalogs: CatalogStore, clauses: ClauseIndex, name: str | None = None
+) -> CatalogVersion:
+    """A new catalogue version from the file, stored and indexed together: if either fails, neither stays."""
+    catalog = read_catalog_file(path, name=name)
+    return catalogs.create_version(
+        name=catalog.name,
+        source_file=catalog.source_file,
+        source_sha256=catalog.sha256,
+        requirements=catalog.requirements,
+        before_commit=clauses.index_version,
+    )

@@ -28,7 +28,10 @@ def test_pdf_pages_keep_their_text_and_blank_pages_are_not_citable(tmp_path: Pat
 
 
 def test_markdown_pages_split_at_markers_and_form_feeds(tmp_path: Path) -> None:
-    content = "<!-- Seite 1 -->\n# Titel\nText eins\n<!-- Seite 2 -->\nText zwei\fText drei\n<!-- page -->\n\n<!-- Seite 5 -->\nEnde"
+    content = (
+        "<!-- Seite 1 -->\n# Titel\nText eins\n<!-- Seite 2 -->\nText zwei\fText drei\n"
+        "<!-- page -->\n\n<!-- Seite 5 -->\nEnde"
+    )
     document = read_document(_write(tmp_path / "info.md", content))
     assert [page.raw_text for page in document.pages] == [
         "# Titel\nText eins\n",
