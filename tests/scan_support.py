@@ -97,6 +97,16 @@ class PlantedIssue:
     page: int | None = None
 
 
+# Findings the scripted reviewer plants in the demo document (demo/scan/produktinfo.md).
+SENSITIVITY = PlantedIssue("Sensitivität: 96,4 %", "DEMO-LA-1.1", "MAJOR", 0.9, "Konfidenzintervall fehlt.")
+DOCTOR = PlantedIssue(
+    "Mit CoviQuick sparen Sie sich den Arztbesuch.", "DEMO-WB-3.6", "MAJOR", 0.8, "Ersetzt angeblich den Arzt."
+)
+DETECTION_LIMIT = PlantedIssue(
+    "Die Nachweisgrenze ist sehr niedrig", "DEMO-LA-1.5", "MINOR", 0.7, "Kein Zahlenwert mit Einheit."
+)
+
+
 def allowed_ids(prompt: str) -> list[str]:
     return re.findall(r'<anforderung id="([^"]+)"', prompt)
 

@@ -79,87 +79,126 @@ def write_report(state: ScanState, runtime: Runtime[ScanContext]) -> dict[str, A
     return {"report": report}
 
 
-def _percent(value: float) -> str:
+def _decimal(value: float) -> str:
     return f"{value:.2f}".replace(".", ",")
+
+
+def _facts(report: ScanReport) -> list[str]:
+    models = ", ".join(f"{role} = {name}" for role, name in sorted(report.model_ids.items()))
+    return [
+        f"Katalog: {report.catalog.name} (Version {report.catalog.id}, "
+        f"{report.catalog.active_requirements} aktive Anforderungen)",
+        f"Dokument: {report.document.page_count} Seiten, SHA-256 {report.document.sha256}",
+        f"Modelle: {models}",
+        f"Prompt-Version: {report.prompt_version} · Konfidenzschwelle {_decimal(report.confidence_threshold)}",
+        f"Scan: {report.scan_id} · Audit-Hash ({report.audit_algorithm}): {report.audit_hash}",
+    ]
+
+
+def _overview(report: ScanReport) -> tuple[list[str], list[str]]:
+    c = report.counts
+    header = ["MAJOR", "MINOR", "HINT", "zur Prüfung", "Zitat abgelehnt", "vom Kritiker verworfen", "nicht bewertet"]
+    values = [c.major, c.minor, c.hint, c.human_review, c.quotes_rejected, c.critic_rejected]
+    return header, [*map(str, values), f"{c.chunks_not_assessed} von {c.chunks}"]
+
+
+def _sections(report: ScanReport) -> list[tuple[str, list[ReportedFinding]]]:
+    grouped = [(SEVERITY_TITLES[severity], report.findings.get(severity, [])) for severity in SEVERITY_ORDER]
+    return [*grouped, (SEVERITY_TITLES["UNCERTAIN"], report.human_review)]
+
+
+def _details(finding: ReportedFinding) -> str:
+    parts = [f"Konfidenz {_decimal(finding.confidence)}"]
+    if finding.severity == "UNCERTAIN":
+        parts.append(f"vorgeschlagen {finding.proposed_severity}")
+    if finding.human_reviewed:
+        parts.append("von Mensch bestätigt")
+    if finding.critic_note:
+        parts.append(f"Kritik: {finding.critic_note}")
+    return " · ".join(parts)
+
+
+def _appendix(report: ScanReport) -> list[tuple[str, list[str]]]:
+    """Chunks not assessed, quotes the database refused, pages without a text layer."""
+    appendix = []
+    if report.not_assessed:
+        appendix.append(
+            (
+                "Nicht bewertete Abschnitte",
+                [f"{n.chunk_id} (Seiten {', '.join(map(str, n.pages))}): {n.reason}" for n in report.not_assessed],
+            )
+        )
+    if report.rejected_quotes:
+        appendix.append(
+            (
+                "Von der Datenbank abgelehnte Befunde (nicht gespeichert)",
+                [
+                    f"{r.stable_id}, Seite {r.page_number}: „{r.exact_quote}“ – {r.reason}"
+                    for r in report.rejected_quotes
+                ],
+            )
+        )
+    if report.document.uncitable_pages:
+        pages = ", ".join(map(str, report.document.uncitable_pages))
+        appendix.append(("Seiten ohne Textebene (nicht zitierfähig, nicht geprüft)", [f"Seiten {pages}"]))
+    return appendix
 
 
 def render_markdown(report: ScanReport) -> str:
     """The report for people: findings grouped by severity with clause, quote, page and confidence."""
-    c = report.counts
-    lines = [
-        f"# Prüfbericht: {report.document.file_name}",
-        "",
-        f"- Katalog: {report.catalog.name} (Version {report.catalog.id}, "
-        f"{report.catalog.active_requirements} aktive Anforderungen)",
-        f"- Dokument: {report.document.page_count} Seiten, SHA-256 `{report.document.sha256}`",
-        f"- Modelle: {', '.join(f'{role} = {name}' for role, name in sorted(report.model_ids.items()))}",
-        f"- Prompt-Version: {report.prompt_version} · Konfidenzschwelle {_percent(report.confidence_threshold)}",
-        f"- Scan: `{report.scan_id}` · Audit-Hash ({report.audit_algorithm}): `{report.audit_hash}`",
+    header, values = _overview(report)
+    lines = [f"# Prüfbericht: {report.document.file_name}", ""]
+    lines += [f"- {fact}" for fact in _facts(report)]
+    lines += [
         "",
         "## Übersicht",
         "",
-        "| MAJOR | MINOR | HINT | zur Prüfung | Zitat abgelehnt | vom Kritiker verworfen | nicht bewertet |",
-        "|---|---|---|---|---|---|---|",
-        f"| {c.major} | {c.minor} | {c.hint} | {c.human_review} | {c.quotes_rejected} | {c.critic_rejected} "
-        f"| {c.chunks_not_assessed} von {c.chunks} |",
-        "",
-        f"{c.llm_calls} Modellaufrufe für {c.pages} Seiten.",
+        f"| {' | '.join(header)} |",
+        f"|{'---|' * len(header)}",
+        f"| {' | '.join(values)} |",
     ]
-    sections = [(severity, report.findings.get(severity, [])) for severity in SEVERITY_ORDER]
-    for title_key, findings in [*sections, ("UNCERTAIN", report.human_review)]:
-        lines += ["", f"## {SEVERITY_TITLES[title_key]} – {len(findings)}"]
+    lines += ["", f"{report.counts.llm_calls} Modellaufrufe für {report.counts.pages} Seiten."]
+    for title, findings in _sections(report):
+        lines += ["", f"## {title} – {len(findings)}"]
         for f in findings:
-            reviewed = " · von Mensch bestätigt" if f.human_reviewed else ""
-            proposed = f" · vorgeschlagen {f.proposed_severity}" if f.severity == "UNCERTAIN" else ""
             lines += [
                 "",
                 f"### {f.position}. {f.stable_id} – {f.title} ({f.clause_path})",
                 "",
                 f"> „{f.exact_quote}“ — Seite {f.page_number}",
                 "",
-                f"{f.finding_text}",
+                f.finding_text,
                 "",
-                f"Konfidenz {_percent(f.confidence)}{proposed}{reviewed}"
-                + (f" · Kritik: {f.critic_note}" if f.critic_note else ""),
+                _details(f),
             ]
-    if report.not_assessed:
-        lines += ["", "## Nicht bewertete Abschnitte", ""]
-        lines += [f"- {n.chunk_id} (Seiten {', '.join(map(str, n.pages))}): {n.reason}" for n in report.not_assessed]
-    if report.rejected_quotes:
-        lines += ["", "## Von der Datenbank abgelehnte Befunde (nicht gespeichert)", ""]
-        lines += [
-            f"- {r.stable_id}, Seite {r.page_number}: „{r.exact_quote}“ – {r.reason}" for r in report.rejected_quotes
-        ]
-    if report.document.uncitable_pages:
-        pages = ", ".join(map(str, report.document.uncitable_pages))
-        lines += ["", "## Seiten ohne Textebene (nicht zitierfähig, nicht geprüft)", "", f"Seiten {pages}"]
+    for title, items in _appendix(report):
+        lines += ["", f"## {title}", ""] + [f"- {item}" for item in items]
     return "\n".join(lines) + "\n"
 
 
 def render_html(report: ScanReport) -> str:
-    """A self-contained HTML page of the Markdown view, every value escaped."""
-    body = []
-    for line in render_markdown(report).splitlines():
-        text = html.escape(line)
-        if line.startswith("### "):
-            body.append(f"<h3>{text[4:]}</h3>")
-        elif line.startswith("## "):
-            body.append(f"<h2>{text[3:]}</h2>")
-        elif line.startswith("# "):
-            body.append(f"<h1>{text[2:]}</h1>")
-        elif line.startswith("> "):
-            body.append(f"<blockquote>{text[5:]}</blockquote>")
-        elif line.startswith("|---"):
-            continue
-        elif line.startswith("|"):
-            cells = "".join(f"<td>{cell.strip()}</td>" for cell in text.strip("|").split("|"))
-            body.append(f"<tr>{cells}</tr>")
-        elif line.startswith("- "):
-            body.append(f"<li>{text[2:]}</li>")
-        elif line:
-            body.append(f"<p>{text}</p>")
-    title = html.escape(f"Prüfbericht: {report.document.file_name}")
+    """The same view as a self-contained HTML page; every value is escaped."""
+    e = html.escape
+    header, values = _overview(report)
+    body = [f"<h1>Prüfbericht: {e(report.document.file_name)}</h1>", "<ul>"]
+    body += [f"<li>{e(fact)}</li>" for fact in _facts(report)]
+    body += ["</ul>", "<h2>Übersicht</h2>", "<table>"]
+    body += ["<tr>" + "".join(f"<th>{e(h)}</th>" for h in header) + "</tr>"]
+    body += ["<tr>" + "".join(f"<td>{e(v)}</td>" for v in values) + "</tr>", "</table>"]
+    for title, findings in _sections(report):
+        body.append(f"<h2>{e(title)} – {len(findings)}</h2>")
+        for f in findings:
+            body += [
+                f"<h3>{f.position}. {e(f.stable_id)} – {e(f.title)} ({e(f.clause_path)})</h3>",
+                f"<blockquote>„{e(f.exact_quote)}“ — Seite {f.page_number}</blockquote>",
+                f"<p>{e(f.finding_text)}</p>",
+                f"<p><small>{e(_details(f))}</small></p>",
+            ]
+    for title, items in _appendix(report):
+        body += [f"<h2>{e(title)}</h2>", "<ul>", *(f"<li>{e(item)}</li>" for item in items), "</ul>"]
+    title = e(f"Prüfbericht: {report.document.file_name}")
     return (
-        f'<!doctype html>\n<html lang="de"><head><meta charset="utf-8"><title>{title}</title></head>\n'
-        f"<body>\n" + "\n".join(body) + "\n</body></html>\n"
+        f'<!doctype html>\n<html lang="de"><head><meta charset="utf-8"><title>{title}</title></head>\n<body>\n'
+        + "\n".join(body)
+        + "\n</body></html>\n"
     )

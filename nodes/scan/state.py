@@ -131,23 +131,11 @@ class RoutedFinding(BaseModel):
     human_reviewed: bool = False
 
 
-class ReportedFinding(BaseModel):
+class ReportedFinding(AuditedFinding):
     """A stored finding as the report shows it; ``hash`` is its link in the audit chain."""
 
-    model_config = ConfigDict(frozen=True)
-
-    position: int
-    stable_id: str
     clause_path: str
     title: str
-    page_number: int
-    exact_quote: str
-    finding_text: str
-    proposed_severity: Severity
-    severity: ReportedSeverity
-    bucket: Bucket
-    confidence: float
-    human_reviewed: bool
     critic_note: str
     hash: str
 

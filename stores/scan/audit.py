@@ -33,12 +33,11 @@ class AuditHeader(BaseModel):
     prompt_version: str
 
 
-class AuditedFinding(BaseModel):
-    """The fields of a finding the audit hash covers, in report order."""
+class FindingContent(BaseModel):
+    """What a finding says: clause, page, quote, text, severities, bucket, confidence, review."""
 
     model_config = ConfigDict(frozen=True)
 
-    position: int = Field(ge=1)
     stable_id: str
     page_number: int
     exact_quote: str
@@ -47,7 +46,13 @@ class AuditedFinding(BaseModel):
     severity: ReportedSeverity
     bucket: Bucket
     confidence: float = Field(ge=0, le=1)
-    human_reviewed: bool
+    human_reviewed: bool = False
+
+
+class AuditedFinding(FindingContent):
+    """A finding's content at its place in the report: exactly what the audit hash covers."""
+
+    position: int = Field(ge=1)
 
 
 class AuditRecord(BaseModel):

@@ -7,7 +7,7 @@ import json
 import re
 import uuid
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 from sqlalchemy import Connection, text
 from sqlalchemy.exc import IntegrityError
 
@@ -16,9 +16,7 @@ from stores.scan.audit import (
     AuditHeader,
     AuditRecord,
     AuditVerdict,
-    Bucket,
-    ReportedSeverity,
-    Severity,
+    FindingContent,
     find_differences,
     seal,
 )
@@ -48,22 +46,11 @@ class QuoteCandidate(BaseModel):
     exact_quote: str
 
 
-class FindingRecord(BaseModel):
-    """A finding ready to be stored, in report order."""
-
-    model_config = ConfigDict(frozen=True)
+class FindingRecord(FindingContent):
+    """A finding ready to be stored, with the requirement row and the chunk it came from."""
 
     requirement_id: int
-    stable_id: str
     chunk_id: str
-    page_number: int
-    exact_quote: str
-    finding_text: str
-    proposed_severity: Severity
-    severity: ReportedSeverity
-    bucket: Bucket
-    confidence: float = Field(ge=0, le=1)
-    human_reviewed: bool = False
 
 
 class FindingRejected(ValueError):

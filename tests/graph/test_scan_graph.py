@@ -11,6 +11,9 @@ from nodes.scan.state import ScanReport
 from stores.scan.findings import FindingStore
 from stores.sql.engine import Database
 from tests.scan_support import (
+    DETECTION_LIMIT,
+    DOCTOR,
+    SENSITIVITY,
     CriticVerdict,
     PlantedIssue,
     ScanEnv,
@@ -21,19 +24,12 @@ from tests.scan_support import (
     scan_input,
 )
 
-SENSITIVITY = PlantedIssue("Sensitivität: 96,4 %", "DEMO-LA-1.1", "MAJOR", 0.9, "Konfidenzintervall fehlt.")
 ABSOLUTE = PlantedIssue(
     "CoviQuick ist 100 % sicher – das Ergebnis ist garantiert richtig.",
     "DEMO-WB-3.1",
     "MAJOR",
     0.95,
     "Absolutes Versprechen.",
-)
-DOCTOR = PlantedIssue(
-    "Mit CoviQuick sparen Sie sich den Arztbesuch.", "DEMO-WB-3.6", "MAJOR", 0.8, "Ersetzt angeblich den Arzt."
-)
-DETECTION_LIMIT = PlantedIssue(
-    "Die Nachweisgrenze ist sehr niedrig", "DEMO-LA-1.5", "MINOR", 0.7, "Kein Zahlenwert mit Einheit."
 )
 FEAR = PlantedIssue("Testen Sie sich deshalb jeden Tag", "DEMO-WB-3.4", "HINT", 0.6, "Angstwerbung.")
 FABRICATED = PlantedIssue(

@@ -16,8 +16,10 @@ from nodes.shared.scripted_llm import ScriptedChatModel
 from stores.scan.findings import FindingStore
 from stores.sql.engine import Database
 from tests.scan_support import (
+    DETECTION_LIMIT,
+    DOCTOR,
+    SENSITIVITY,
     CriticVerdict,
-    PlantedIssue,
     ScanEnv,
     critic,
     demo_env,
@@ -26,11 +28,7 @@ from tests.scan_support import (
     scan_input,
 )
 
-ISSUES = (
-    PlantedIssue("Sensitivität: 96,4 %", "DEMO-LA-1.1", "MAJOR", 0.9),
-    PlantedIssue("Die Nachweisgrenze ist sehr niedrig", "DEMO-LA-1.5", "MINOR", 0.6),
-    PlantedIssue("Mit CoviQuick sparen Sie sich den Arztbesuch.", "DEMO-WB-3.6", "MAJOR", 0.65),
-)
+ISSUES = (SENSITIVITY, DETECTION_LIMIT, DOCTOR)
 DOUBTFUL = {"Nachweisgrenze": CriticVerdict(confidence=0.6), "Arztbesuch": CriticVerdict(confidence=0.65)}
 
 
