@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +13,7 @@ from qdrant_client import QdrantClient
 from stores.ingest.kb import IngestSummary, ingest_kb
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
-from stores.sql.engine import Database
+from stores.sql.engine import Database, open_database
 from stores.vector.embedders import Embedder
 
 PATTERN = r"^[a-z]{2,4}-[a-z0-9]+-[0-9]{2,}$"
@@ -62,9 +64,30 @@ def write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
     return path
 
 
+@contextmanager
+def embedded_kb(folder: Path, embedder: Embedder | None = None) -> Iterator[KnowledgeBase]:
+    """A KnowledgeBase on a SQLite file in ``folder`` and an in-memory Qdrant, closed afterwards."""
+    database = open_database(f"sqlite:///{folder / 'belegt.db'}")
+    client = QdrantClient(":memory:")
+    try:
+        yield open_kb(client, database, embedder)
+    finally:
+        client.close()
+        database.dispose()
+
+
 def open_kb(client: QdrantClient, database: Database, embedder: Embedder | None = None) -> KnowledgeBase:
     return KnowledgeBase.from_settings(StoreSettings(), client=client, database=database, embedder=embedder)
 
 
 def ingest(kb: KnowledgeBase, source: Path, kb_id: str = "demo", *, prune: bool = False) -> IngestSummary:
     return ingest_kb(source, kb_id, kb=kb, default_id_pattern=PATTERN, chunk_chars=1500, prune=prune)
+
+
+DEMO_KB = Path(__file__).resolve().parents[1] / "demo" / "kb"
+
+
+def ingest_demo(kb: KnowledgeBase) -> KnowledgeBase:
+    """Ingest the German HR demo KB (``demo/kb``) as KB 'demo': the fixture for answer-graph tests."""
+    ingest(kb, DEMO_KB)
+    return kb

@@ -1,0 +1,319 @@
+"""Retrieval benchmark: XQuAD-de ranking quality, refusal separation of the calibrated score, law-KB timings.
+
+Run ``belegt bench retrieval --data ../shared/data/xquad_de/derived [--json]`` or
+``python -m evals.bench.retrieval --data … [--json]``. Every method runs through the real stores
+(Qdrant local mode in a temporary folder); the plain BM25 baseline is computed in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from qdrant_client import QdrantClient
+from rich.console import Console
+from rich.table import Table
+
+from evals.bench.bm25 import BM25
+from evals.bench.data import (
+    BenchmarkDataError,
+    CachedEmbedder,
+    Passage,
+    Query,
+    article_fold,
+    load_passages,
+    load_queries,
+    read_jsonl,
+    write_law_kb,
+)
+from stores.ingest.kb import ingest_kb
+from stores.kb.store import KnowledgeBase
+from stores.settings import StoreSettings
+from stores.sql.engine import open_database
+from stores.vector.embedders import Embedder, create_embedder
+from stores.vector.index import Fusion, HybridIndex, IndexPoint
+
+__all__ = ["BenchmarkDataError", "print_report", "run_retrieval_benchmark"]
+
+THRESHOLDS = (0.80, 0.70, 0.50, 0.40, 0.0)
+TENANT = "corpus"
+LAW_ID_PATTERN = r"^\S+( \S+)* (§|Art|Anhang|Anlage)\S*$"
+LAW_QUERIES = 100
+
+
+# --- metrics -----------------------------------------------------------------------------------------
+
+
+def ranking_metrics(rankings: Sequence[Sequence[str]], golds: Sequence[str]) -> dict[str, float]:
+    """recall@1/5/10, nDCG@10 and MRR (one relevant passage per query)."""
+    totals = {"recall@1": 0.0, "recall@5": 0.0, "recall@10": 0.0, "ndcg@10": 0.0, "mrr": 0.0}
+    for ranked, gold in zip(rankings, golds, strict=True):
+        if gold not in ranked:
+            continue
+        position = list(ranked).index(gold) + 1
+        totals["mrr"] += 1.0 / position
+        for k in (1, 5, 10):
+            totals[f"recall@{k}"] += position <= k
+        if position <= 10:
+            totals["ndcg@10"] += 1.0 / math.log2(position + 1)
+    return {name: round(value / len(golds), 4) for name, value in totals.items()}
+
+
+def latency_figures(seconds: Sequence[float]) -> dict[str, float]:
+    ordered = sorted(seconds)
+    p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+    return {"p50_ms": round(statistics.median(ordered) * 1000, 1), "p95_ms": round(p95 * 1000, 1)}
+
+
+def roc_auc(positives: Sequence[float], negatives: Sequence[float]) -> float:
+    """Probability that a random positive scores above a random negative (ties count half)."""
+    wins = sum((p > n) + 0.5 * (p == n) for p in positives for n in negatives)
+    return round(wins / (len(positives) * len(negatives)), 4)
+
+
+def threshold_rates(positives: Sequence[float], negatives: Sequence[float]) -> dict[str, dict[str, float]]:
+    """Share of answerable / unanswerable questions whose top score reaches each strictness threshold."""
+    return {
+        f"{t:.2f}": {
+            "answerable": round(sum(p >= t for p in positives) / len(positives), 4),
+            "unanswerable": round(sum(n >= t for n in negatives) / len(negatives), 4),
+        }
+        for t in THRESHOLDS
+    }
+
+
+# --- runs --------------------------------------------------------------------------------------------
+
+
+def build_index(
+    client: QdrantClient,
+    alias: str,
+    passages: Sequence[Passage],
+    embedder: Embedder | None,
+    *,
+    fusion: Fusion = "weighted",
+    dense_weight: float = 0.5,
+) -> HybridIndex:
+    index = HybridIndex(client, embedder=embedder, tenant_key=TENANT, fusion=fusion, dense_weight=dense_weight)
+    if not index.exists(alias):
+        index.build(alias, [IndexPoint(id=p.id, text=p.indexed, payload={TENANT: "bench"}) for p in passages])
+    return index
+
+
+def rank_queries(
+    search: Callable[[str], list[str]], queries: Sequence[Query]
+) -> tuple[dict[str, float], list[list[str]]]:
+    rankings, seconds = [], []
+    for query in queries:
+        start = time.perf_counter()
+        rankings.append(search(query.text))
+        seconds.append(time.perf_counter() - start)
+    return latency_figures(seconds), rankings
+
+
+def evaluate_index(index: HybridIndex, alias: str, queries: Sequence[Query]) -> dict[str, float]:
+    latency, rankings = rank_queries(
+        lambda q: [p.id for p in index.search(alias, q, filter={TENANT: "bench"}, limit=10)], queries
+    )
+    return {**ranking_metrics(rankings, [q.gold or "" for q in queries]), **latency}
+
+
+def evaluate_bm25(passages: Sequence[Passage], queries: Sequence[Query]) -> dict[str, float]:
+    bm25 = BM25([p.text for p in passages])
+    ids = [p.id for p in passages]
+
+    def search(text: str) -> list[str]:
+        scores = bm25.scores(text)
+        return [ids[i] for i in sorted(range(len(ids)), key=lambda i: -scores[i])[:10]]
+
+    latency, rankings = rank_queries(search, queries)
+    return {**ranking_metrics(rankings, [q.gold or "" for q in queries]), **latency}
+
+
+def top_scores(index: HybridIndex, alias: str, queries: Sequence[Query]) -> list[dict[str, float]]:
+    """Raw and calibrated scores of each query's top hit (0 when nothing matched)."""
+    rows = []
+    for query in queries:
+        hits = index.search(alias, query.text, filter={TENANT: "bench"}, limit=1)
+        terms = len(index.analyzer.query_vector(query.text).indices)
+        top = hits[0] if hits else None
+        rows.append(
+            {
+                "score": top.score if top else 0.0,
+                "sparse_per_term": (top.sparse / max(1, terms)) if top else 0.0,
+                "dense": (top.dense or 0.0) if top else 0.0,
+            }
+        )
+    return rows
+
+
+def refusal_report(
+    index: HybridIndex, alias: str, queries: Sequence[Query], answerable: Sequence[bool]
+) -> dict[str, Any]:
+    """ROC AUC and threshold rates of the calibrated top-1 score, on the report fold only."""
+    articles = sorted({q.article for q in queries})
+    report_fold = [i for i, q in enumerate(queries) if article_fold(q.article, articles) == 1]
+    rows = top_scores(index, alias, [queries[i] for i in report_fold])
+    labels = [answerable[i] for i in report_fold]
+    positives = [r["score"] for r, a in zip(rows, labels, strict=True) if a]
+    negatives = [r["score"] for r, a in zip(rows, labels, strict=True) if not a]
+    raw = "dense" if index.embedder else "sparse_per_term"
+    return {
+        "fold": "report (article blocks 1, 3, 5, 7 in title order; calibration was fitted on the others)",
+        "answerable": len(positives),
+        "unanswerable": len(negatives),
+        "roc_auc": roc_auc(positives, negatives),
+        f"roc_auc_raw_{raw}": roc_auc(
+            [r[raw] for r, a in zip(rows, labels, strict=True) if a],
+            [r[raw] for r, a in zip(rows, labels, strict=True) if not a],
+        ),
+        "rates": threshold_rates(positives, negatives),
+    }
+
+
+def law_timings(laws_path: Path, embedder: Embedder | None, settings: StoreSettings, workdir: Path) -> dict[str, Any]:
+    """Ingest the federal-law KB through the real ingestion path, then time KB searches."""
+    rows = read_jsonl(laws_path)
+    source = write_law_kb(rows, workdir / "laws.jsonl")
+    database = open_database(f"sqlite:///{workdir / 'laws.db'}")
+    client = QdrantClient(path=str(workdir / "laws-qdrant"))
+    try:
+        kb = KnowledgeBase.from_settings(settings, client=client, database=database, embedder=embedder)
+        start = time.perf_counter()
+        summary = ingest_kb(
+            source, "laws", kb=kb, default_id_pattern=LAW_ID_PATTERN, chunk_chars=settings.kb_chunk_chars
+        )
+        ingest_s = time.perf_counter() - start
+        chunks = kb.index.count(kb.alias("laws"), filter={"kb_id": "laws"})
+        step = max(1, len(rows) // LAW_QUERIES)
+        questions = [f"Was regelt {r['law']} zu {r['heading'].split(' ', 2)[-1]}?" for r in rows[::step]]
+        seconds = []
+        for question in questions[:LAW_QUERIES]:
+            begin = time.perf_counter()
+            kb.search("laws", [question], limit=10)
+            seconds.append(time.perf_counter() - begin)
+    finally:
+        client.close()
+        database.dispose()
+    return {
+        "entries": len(summary.added),
+        "chunks": chunks,
+        "ingest_s": round(ingest_s, 1),
+        "queries": len(seconds),
+        **latency_figures(seconds),
+    }
+
+
+def run_retrieval_benchmark(
+    settings: StoreSettings, data_dir: Path, laws_path: Path | None, *, quiet: bool = False
+) -> dict[str, Any]:
+    log: Callable[[str], None] = Console(stderr=True, quiet=quiet).print
+    passages = load_passages(data_dir / "corpus.jsonl")
+    queries = load_queries(data_dir / "queries.jsonl")
+    embedder = create_embedder(settings)
+    cached = CachedEmbedder(embedder) if embedder else None
+    report: dict[str, Any] = {
+        "dataset": data_dir.name if data_dir.name != "derived" else data_dir.parent.name,
+        "passages": len(passages),
+        "queries": len(queries),
+        "embedder": settings.embedder,
+        "fusion": settings.kb_fusion,
+        "dense_weight": settings.kb_dense_weight,
+        "methods": {},
+    }
+    methods: dict[str, Any] = report["methods"]
+    with tempfile.TemporaryDirectory() as tmp:
+        client = QdrantClient(path=str(Path(tmp) / "qdrant"))
+        try:
+            log("BM25-Baseline …")
+            methods["bm25_baseline"] = evaluate_bm25(passages, queries)
+            log("sparse …")
+            methods["sparse"] = evaluate_index(build_index(client, "sparse", passages, None), "sparse", queries)
+            if cached is not None:
+                log("hybrid (Passagen und Anfragen einbetten) …")
+                hybrid = build_index(
+                    client, "hybrid", passages, cached, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
+                )
+                methods["hybrid"] = evaluate_index(hybrid, "hybrid", queries)
+                log("dense und die andere Fusion (Anfragen aus dem Cache) …")
+                dense = build_index(client, "hybrid", passages, cached, dense_weight=1.0)
+                methods["dense"] = evaluate_index(dense, "hybrid", queries)
+                other: Fusion = "rrf" if settings.kb_fusion == "weighted" else "weighted"
+                alternative = build_index(
+                    client, "hybrid", passages, cached, fusion=other, dense_weight=settings.kb_dense_weight
+                )
+                methods[f"hybrid_{other}"] = evaluate_index(alternative, "hybrid", queries)
+            log("Ablehnungs-Split …")
+            refusal_kb = load_passages(data_dir / "refusal_split_kb_corpus.jsonl")
+            refusal_rows = read_jsonl(data_dir / "refusal_split_queries.jsonl")
+            refusal_queries = load_queries(data_dir / "refusal_split_queries.jsonl")
+            answerable = [bool(r["answerable_in_kb"]) for r in refusal_rows]
+            refusal_index = build_index(
+                client, "refusal", refusal_kb, cached, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
+            )
+            report["refusal"] = refusal_report(refusal_index, "refusal", refusal_queries, answerable)
+        finally:
+            client.close()
+        if laws_path is not None:
+            log(f"Gesetze-KB {laws_path} einlesen …")
+            report["laws"] = law_timings(laws_path, embedder, settings, Path(tmp))
+    return report
+
+
+def print_report(report: dict[str, Any], console: Console) -> None:
+    table = Table(
+        "Methode", "R@1", "R@5", "R@10", "nDCG@10", "MRR", "p50 ms", "p95 ms",
+        title=f"Retrieval {report['dataset']} ({report['passages']} Passagen, {report['queries']} Fragen, "
+        f"Embedder {report['embedder']}, Fusion {report['fusion']} w={report['dense_weight']})",
+    )  # fmt: skip
+    for name, m in report["methods"].items():
+        table.add_row(
+            name,
+            *(f"{m[k]:.3f}" for k in ("recall@1", "recall@5", "recall@10", "ndcg@10", "mrr")),
+            f"{m['p50_ms']:.1f}",
+            f"{m['p95_ms']:.1f}",
+        )
+    console.print(table)
+    refusal = report["refusal"]
+    rates = Table(
+        "min_score", "beantwortbar ≥", "unbeantwortbar ≥", title=f"Ablehnung: ROC AUC {refusal['roc_auc']:.3f}"
+    )
+    for threshold, rate in refusal["rates"].items():
+        rates.add_row(threshold, f"{rate['answerable']:.3f}", f"{rate['unanswerable']:.3f}")
+    console.print(rates)
+    console.print(
+        f"Report-Fold: {refusal['answerable']} beantwortbare, {refusal['unanswerable']} unbeantwortbare Fragen; "
+        + ", ".join(f"{k} {v}" for k, v in refusal.items() if k.startswith("roc_auc_raw"))
+    )
+    if "laws" in report:
+        laws = report["laws"]
+        console.print(
+            f"Gesetze-KB: {laws['entries']} Einträge / {laws['chunks']} Chunks eingelesen in {laws['ingest_s']} s; "
+            f"Suche p50 {laws['p50_ms']} ms, p95 {laws['p95_ms']} ms ({laws['queries']} Anfragen)"
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", type=Path, default=Path("../shared/data/xquad_de/derived"))
+    parser.add_argument("--laws", type=Path, default=None)
+    parser.add_argument("--no-laws", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    laws = None if args.no_laws else args.laws or args.data.parent.parent / "de_gesetze" / "kb_paragraphs.jsonl"
+    report = run_retrieval_benchmark(StoreSettings(), args.data, laws, quiet=args.json)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        print_report(report, Console())
+
+
+if __name__ == "__main__":
+    main()

