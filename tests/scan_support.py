@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
+from langgraph.checkpoint.memory import InMemorySaver
 from qdrant_client import QdrantClient
 from sqlalchemy import text
 
-from nodes.scan.context import ScanContext, ScanServices
+from graphs.scan import build_scan_graph
+from nodes.scan.services import StaticScanServices
 from nodes.scan.state import ScanInput
 from nodes.shared.scripted_llm import ScriptedChatModel
 from stores.ingest.catalog import import_catalog
@@ -196,17 +198,17 @@ def demo_env(database: Database, *, document: Path | None = None, catalog: Path 
     return ScanEnv(database=database, clauses=clauses, version=version, document=stored)
 
 
-def scan_context(
-    env: ScanEnv, finding_model: ScriptedChatModel, critic_model: ScriptedChatModel, **settings: Any
-) -> ScanContext:
-    services = ScanServices(
-        database=env.database,
-        clauses=env.clauses,
-        finding_model=finding_model,
-        critic_model=critic_model,
-        provider="scripted",
+def scan_graph(
+    env: ScanEnv,
+    finding_model: ScriptedChatModel,
+    critic_model: ScriptedChatModel,
+    checkpointer: InMemorySaver | None = None,
+) -> Any:
+    """The scan graph on the env's stores and the given scripted models, compiled with an InMemorySaver."""
+    services = StaticScanServices(
+        database=env.database, clauses=env.clauses, finding_model=finding_model, critic_model=critic_model
     )
-    return ScanContext(services=services, **settings)
+    return build_scan_graph(services).compile(checkpointer=checkpointer or InMemorySaver())
 
 
 def scan_input(env: ScanEnv, scan_id: str = "scan-test") -> ScanInput:

@@ -25,9 +25,10 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 from qdrant_client import QdrantClient
 
-from graphs.scan import builder
+from graphs.scan import build_scan_graph
 from nodes.scan.chunk import split_into_chunks
-from nodes.scan.context import CLAUSES_PER_CHUNK, ScanContext, ScanServices
+from nodes.scan.context import CLAUSES_PER_CHUNK, ScanContext
+from nodes.scan.services import StaticScanServices
 from nodes.scan.state import ScanInput
 from nodes.shared.scripted_llm import ScriptedChatModel
 from stores.ingest.catalog import import_catalog
@@ -119,14 +120,15 @@ def run(pages: int, embedder_name: str, chunk_chars: int) -> dict[str, Any]:
 
         reviewer = ScriptedChatModel(script=[_reviewer], repeat_last=True, model_name="bench-reviewer")
         critic = ScriptedChatModel(script=[_critic], repeat_last=True, model_name="bench-critic")
-        services = ScanServices(
-            database=database, clauses=clauses, finding_model=reviewer, critic_model=critic, provider="scripted"
+        services = StaticScanServices(database=database, clauses=clauses, finding_model=reviewer, critic_model=critic)
+        report = (
+            build_scan_graph(services)
+            .compile()
+            .invoke(
+                ScanInput(scan_id="bench", document_id=document.id, catalog_version_id=version.id),
+                context=ScanContext(chunk_chars=chunk_chars),
+            )["report"]
         )
-        graph = builder.compile()
-        report = graph.invoke(
-            ScanInput(scan_id="bench", document_id=document.id, catalog_version_id=version.id),
-            context=ScanContext(services=services, chunk_chars=chunk_chars),
-        )["report"]
         finished = time.perf_counter()
         database.dispose()
 

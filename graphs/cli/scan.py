@@ -18,21 +18,22 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from graphs.cli.runtime import console, database_or_exit, errors, fail, settings_or_exit
-from graphs.scan import builder
+from graphs.resources import AppResources
+from graphs.scan import ResourceScanServices, build_scan_graph
 from graphs.settings import Settings
-from nodes.scan.context import CONFIDENCE_THRESHOLD, NoScanModel, ScanContext, ScanServices, create_scan_models
+from nodes.scan.context import CONFIDENCE_THRESHOLD, ScanContext
+from nodes.scan.models import model_ids
 from nodes.scan.report import render_html, render_markdown
+from nodes.scan.services import NoScanModel
 from nodes.scan.state import ScanInput, ScanReport
 from nodes.shared.llm import ProviderError
 from stores.ingest.catalog import CatalogFileError, import_catalog
 from stores.ingest.documents import DEFAULT_MAX_PAGES, DocumentError, read_document
 from stores.scan.catalog import CatalogStore, CatalogVersion, CatalogVersionNotFound, NoCatalog
-from stores.scan.clause_index import ClauseIndex
 from stores.scan.documents import DocumentStore
 from stores.scan.findings import FindingRejected, FindingStore
 from stores.sql.engine import Database
-from stores.vector.embedders import EmbedderUnavailable, create_embedder
-from stores.vector.qdrant import open_qdrant
+from stores.vector.embedders import EmbedderUnavailable
 
 app = typer.Typer(help="Dokumente gegen einen versionierten Anforderungskatalog prüfen.")
 catalog_app = typer.Typer(help="Anforderungskataloge importieren (jede Datei wird eine neue Version).")
@@ -42,17 +43,15 @@ REVIEW_CHOICES = ("MAJOR", "MINOR", "HINT", "DISMISS", "OFFEN")
 
 
 @contextmanager
-def _clause_index(settings: Settings) -> Iterator[ClauseIndex]:
-    """The clause index on the configured Qdrant, closed afterwards (local mode locks its folder)."""
+def _services(settings: Settings) -> Iterator[ResourceScanServices]:
+    """Scan services on this command's resources, closed afterwards (Qdrant local mode locks its folder)."""
+    resources = AppResources(settings)
     try:
-        embedder = create_embedder(settings)
+        yield ResourceScanServices(lambda: resources)
     except EmbedderUnavailable as exc:
         fail(str(exc))
-    client = open_qdrant(settings)
-    try:
-        yield ClauseIndex.from_settings(settings, client=client, embedder=embedder)
     finally:
-        client.close()
+        resources.close()
 
 
 @catalog_app.command("import")
@@ -66,8 +65,8 @@ def import_command(
     settings = settings_or_exit()
     database = database_or_exit(settings)
     try:
-        with _clause_index(settings) as clauses:
-            version = import_catalog(file, catalogs=CatalogStore(database), clauses=clauses, name=name)
+        with _services(settings) as services:
+            version = import_catalog(file, catalogs=CatalogStore(database), clauses=services.clauses, name=name)
     except CatalogFileError as exc:
         fail(str(exc))
     console.print(
@@ -104,9 +103,9 @@ def _catalog_version(database: Database, version_id: int | None) -> CatalogVersi
     return version
 
 
-def _run_graph(scan_input: ScanInput, context: ScanContext) -> ScanReport:
+def _run_graph(services: ResourceScanServices, scan_input: ScanInput, context: ScanContext) -> ScanReport:
     """Run the scan with a progress bar on stderr; on a review interrupt, ask about each uncertain finding."""
-    graph = builder.compile(checkpointer=InMemorySaver(), name="scan")
+    graph = build_scan_graph(services).compile(checkpointer=InMemorySaver(), name="scan")
     config: RunnableConfig = {"configurable": {"thread_id": scan_input["scan_id"]}}
     command: ScanInput | Command[Any] = scan_input
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
@@ -177,35 +176,32 @@ def scan(
 ) -> None:
     """Ein Dokument gegen den Katalog prüfen: belegte Befunde, Kritik, Konfidenz-Routing, Audit-Hash."""
     settings = settings_or_exit()
-    try:
-        finding_model, critic_model = create_scan_models(settings)  # before anything is opened or stored
-    except NoScanModel as exc:
-        fail(str(exc), code=2)
-    database = database_or_exit(settings)
-    version = _catalog_version(database, catalog_version)
-    try:
-        draft = read_document(file, max_pages=max_pages)
-    except DocumentError as exc:
-        fail(str(exc))
-    document = DocumentStore(database).store(draft)
-    scan_input = ScanInput(
-        scan_id=f"scan-{uuid.uuid4().hex[:16]}", document_id=document.id, catalog_version_id=version.id
-    )
-    try:
-        with _clause_index(settings) as clauses:
-            services = ScanServices(
-                database=database,
-                clauses=clauses,
-                finding_model=finding_model,
-                critic_model=critic_model,
-                provider=settings.provider,
-            )
-            context = ScanContext(confidence_threshold=threshold, human_review=review, services=services)
-            report = _run_graph(scan_input, context)
-    except FindingRejected as exc:
-        fail(f"Scan nicht gespeichert: {exc}")
-    except ProviderError as exc:
-        fail(f"Sprachmodell nicht nutzbar ({exc}); der Scan wurde nicht gespeichert.")
+    with _services(settings) as services:
+        try:
+            models = model_ids(services)  # creates both models: without an LLM nothing is opened or stored
+        except NoScanModel as exc:
+            fail(str(exc), code=2)
+        try:
+            database = services.database
+        except Exception as exc:  # any driver error becomes one readable line
+            fail(f"Datenbank {settings.resolved_database_url} nicht nutzbar: {exc}")
+        version = _catalog_version(database, catalog_version)
+        try:
+            draft = read_document(file, max_pages=max_pages)
+        except DocumentError as exc:
+            fail(str(exc))
+        document = DocumentStore(database).store(draft)
+        scan_input = ScanInput(
+            scan_id=f"scan-{uuid.uuid4().hex[:16]}", document_id=document.id, catalog_version_id=version.id
+        )
+        errors.print(f"Prüfe {file.name} gegen Katalogversion {version.id} mit {', '.join(models.values())}")
+        try:
+            context = ScanContext(confidence_threshold=threshold, human_review=review)
+            report = _run_graph(services, scan_input, context)
+        except FindingRejected as exc:
+            fail(f"Scan nicht gespeichert: {exc}")
+        except ProviderError as exc:
+            fail(f"Sprachmodell nicht nutzbar ({exc}); der Scan wurde nicht gespeichert.")
     paths = _write_reports(report, out or settings.data_dir / "reports")
     if json_output:
         typer.echo(report.model_dump_json(indent=2))

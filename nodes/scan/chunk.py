@@ -7,7 +7,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from nodes.scan.context import ScanContext, scan_runtime
+from nodes.scan.context import ScanContext, context_of
+from nodes.scan.services import ScanServices
 from nodes.scan.state import Chunk, DocumentInfo, ScanState, Segment
 from stores.scan.documents import DocumentStore, PageText
 
@@ -76,8 +77,8 @@ def split_into_chunks(pages: list[PageText], max_chars: int) -> list[Chunk]:
     return chunks
 
 
-def chunk_pages(state: ScanState, runtime: Runtime[ScanContext]) -> dict[str, Any]:
-    ctx, services = scan_runtime(runtime)
+def chunk_pages(state: ScanState, runtime: Runtime[ScanContext], *, services: ScanServices) -> dict[str, Any]:
+    ctx = context_of(runtime)
     documents = DocumentStore(services.database)
     stored = documents.get(state["document_id"])
     pages = documents.pages(stored.id)

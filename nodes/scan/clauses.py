@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from langgraph.runtime import Runtime
-
-from nodes.scan.context import CLAUSES_PER_CHUNK, ScanContext, scan_runtime
+from nodes.scan.context import CLAUSES_PER_CHUNK
+from nodes.scan.services import ScanServices
 from nodes.scan.state import CatalogInfo, Clause, ScanState
 from stores.scan.catalog import CatalogStore
 
@@ -16,8 +15,7 @@ class EmptyCatalog(ValueError):
         super().__init__(f"Katalogversion {version_id} hat keine aktiven Anforderungen; es gibt nichts zu prüfen.")
 
 
-def retrieve_clauses(state: ScanState, runtime: Runtime[ScanContext]) -> dict[str, Any]:
-    _, services = scan_runtime(runtime)
+def retrieve_clauses(state: ScanState, *, services: ScanServices) -> dict[str, Any]:
     catalogs = CatalogStore(services.database)
     requested = state.get("catalog_version_id")
     version = catalogs.get_version(requested) if requested is not None else catalogs.latest_version()

@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from langchain_core.messages import HumanMessage, SystemMessage
-from langgraph.runtime import Runtime
 from langgraph.types import Send
 from pydantic import BaseModel, ConfigDict, Field
 
-from nodes.scan.context import ScanContext, scan_runtime
 from nodes.scan.prompts import CRITIC_SYSTEM, CRITIC_USER
+from nodes.scan.services import ScanServices
 from nodes.scan.state import SEVERITY_ORDER, Critique, FindingDraft, FindingTask, ScanState
 from nodes.scan.structured import ask_structured
 from stores.scan.audit import Severity
@@ -60,8 +59,7 @@ def judge(draft: FindingDraft, answer: assess_finding | None, problem: str | Non
     )
 
 
-def critique_finding(state: FindingTask, runtime: Runtime[ScanContext]) -> dict[str, Any]:
-    _, services = scan_runtime(runtime)
+def critique_finding(state: FindingTask, *, services: ScanServices) -> dict[str, Any]:
     draft = state["finding"]
     clause = draft.clause
     messages = [

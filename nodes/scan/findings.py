@@ -6,12 +6,11 @@ import logging
 from typing import Any, Literal
 
 from langchain_core.messages import HumanMessage, SystemMessage
-from langgraph.runtime import Runtime
 from langgraph.types import Send
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from nodes.scan.context import ScanContext, scan_runtime
 from nodes.scan.prompts import CLAUSE_BLOCK, FINDINGS_SYSTEM, FINDINGS_USER, PAGE_BLOCK
+from nodes.scan.services import ScanServices
 from nodes.scan.state import Chunk, ChunkTask, Clause, FindingDraft, NotAssessed, RejectedQuote, ScanState
 from nodes.scan.structured import ask_structured
 from stores.scan.audit import Severity
@@ -71,8 +70,7 @@ def fan_out_chunks(state: ScanState) -> list[Send]:
     ]
 
 
-def record_findings(state: ChunkTask, runtime: Runtime[ScanContext]) -> dict[str, Any]:
-    _, services = scan_runtime(runtime)
+def record_findings(state: ChunkTask, *, services: ScanServices) -> dict[str, Any]:
     chunk, clauses = state["chunk"], state["clauses"]
     if not clauses:
         return {"not_assessed": [NotAssessed(chunk_id=chunk.chunk_id, pages=tuple(chunk.pages), reason=NO_CLAUSES)]}
@@ -122,9 +120,8 @@ def _distinct(drafts: list[FindingDraft]) -> list[FindingDraft]:
     return list(best.values())
 
 
-def verify_quotes(state: ScanState, runtime: Runtime[ScanContext]) -> dict[str, Any]:
+def verify_quotes(state: ScanState, *, services: ScanServices) -> dict[str, Any]:
     """The database judges every quote (trigger, rolled back); rejected findings are logged and counted."""
-    _, services = scan_runtime(runtime)
     drafts = _distinct(state.get("drafts", []))
     verdicts = FindingStore(services.database).check_quotes(
         document_id=state["document"].id,

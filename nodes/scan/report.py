@@ -7,7 +7,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from nodes.scan.context import ScanContext, scan_runtime
+from nodes.scan.context import ScanContext, context_of
+from nodes.scan.services import ScanServices
 from nodes.scan.state import SEVERITY_ORDER, ReportCounts, ReportedFinding, ScanReport, ScanState
 from stores.scan.audit import AUDIT_ALGORITHM, Severity
 from stores.scan.catalog import CatalogStore
@@ -20,8 +21,8 @@ SEVERITY_TITLES: dict[str, str] = {
 }
 
 
-def write_report(state: ScanState, runtime: Runtime[ScanContext]) -> dict[str, Any]:
-    ctx, services = scan_runtime(runtime)
+def write_report(state: ScanState, runtime: Runtime[ScanContext], *, services: ScanServices) -> dict[str, Any]:
+    ctx = context_of(runtime)
     audit = state["audit"]
     catalog = state["catalog"]
     clauses = {r.stable_id: r for r in CatalogStore(services.database).requirements(catalog.id)}

@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from pydantic import BaseModel, ConfigDict, RootModel, ValidationError
 
-from nodes.scan.context import ScanContext
+from nodes.scan.context import ScanContext, context_of
 from nodes.scan.prompts import REVIEW_QUESTION
 from nodes.scan.state import RoutedFinding, ScanState
 
@@ -40,7 +40,7 @@ class InvalidReview(ValueError):
 
 
 def assign_buckets(state: ScanState, runtime: Runtime[ScanContext]) -> dict[str, Any]:
-    ctx = runtime.context or ScanContext()
+    ctx = context_of(runtime)
     critiques = {critique.finding_id: critique for critique in state.get("critiques", [])}
     routed = []
     for draft in state.get("verified", []):
@@ -64,7 +64,7 @@ def assign_buckets(state: ScanState, runtime: Runtime[ScanContext]) -> dict[str,
 def route_after_assign_buckets(
     state: ScanState, runtime: Runtime[ScanContext]
 ) -> Literal["review_findings", "store_findings"]:
-    ctx = runtime.context or ScanContext()
+    ctx = context_of(runtime)
     if ctx.human_review and any(finding.bucket == "human_review" for finding in state.get("routed", [])):
         return "review_findings"
     return "store_findings"

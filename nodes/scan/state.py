@@ -226,6 +226,7 @@ class ScanOutput(TypedDict):
 
 
 class ScanState(ScanInput, total=False):
+    model_ids: dict[str, str]
     document: DocumentInfo
     catalog: CatalogInfo
     chunks: list[Chunk]

@@ -6,8 +6,9 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from nodes.scan.context import ScanContext, scan_runtime
+from nodes.scan.context import ScanContext, context_of
 from nodes.scan.prompts import PROMPT_VERSION
+from nodes.scan.services import ScanServices
 from nodes.scan.state import SEVERITY_ORDER, RoutedFinding, ScanState
 from stores.scan.audit import AuditHeader
 from stores.scan.findings import FindingRecord, FindingStore
@@ -30,13 +31,13 @@ def report_order(findings: list[RoutedFinding]) -> list[RoutedFinding]:
     return sorted(findings, key=key)
 
 
-def store_findings(state: ScanState, runtime: Runtime[ScanContext]) -> dict[str, Any]:
-    ctx, services = scan_runtime(runtime)
+def store_findings(state: ScanState, runtime: Runtime[ScanContext], *, services: ScanServices) -> dict[str, Any]:
+    ctx = context_of(runtime)
     header = AuditHeader(
         scan_id=state["scan_id"],
         document_sha256=state["document"].sha256,
         catalog_version_id=state["catalog"].id,
-        model_ids=services.model_ids,
+        model_ids=state["model_ids"],
         prompt_version=PROMPT_VERSION,
     )
     records = [

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from langgraph.checkpoint.memory import InMemorySaver
 from sqlalchemy import text
 
-from graphs.scan import builder
+from nodes.scan.context import ScanContext
 from nodes.scan.state import ScanReport
 from stores.scan.findings import FindingStore
 from stores.sql.engine import Database
@@ -20,7 +19,7 @@ from tests.scan_support import (
     critic,
     demo_env,
     reviewer,
-    scan_context,
+    scan_graph,
     scan_input,
 )
 
@@ -49,11 +48,8 @@ def env(database: Database) -> ScanEnv:
 
 
 def _run(env: ScanEnv, finding_model, critic_model, **settings) -> ScanReport:
-    graph = builder.compile(checkpointer=InMemorySaver())
-    result = graph.invoke(
-        scan_input(env),
-        {"configurable": {"thread_id": "t1"}},
-        context=scan_context(env, finding_model, critic_model, **settings),
+    result = scan_graph(env, finding_model, critic_model).invoke(
+        scan_input(env), {"configurable": {"thread_id": "t1"}}, context=ScanContext(**settings)
     )
     report: ScanReport = result["report"]
     return report

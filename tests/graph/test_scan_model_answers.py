@@ -8,10 +8,8 @@ from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
-from langgraph.checkpoint.memory import InMemorySaver
 from sqlalchemy import text
 
-from graphs.scan import builder
 from nodes.scan.findings import NO_CLAUSES
 from nodes.scan.prompts import SCHEMA_RETRY
 from nodes.scan.state import ScanReport
@@ -24,7 +22,7 @@ from tests.scan_support import (
     critic,
     demo_env,
     prompt_pages,
-    scan_context,
+    scan_graph,
     scan_input,
     tool_call,
 )
@@ -89,12 +87,8 @@ BAD_ANSWERS: dict[str, Callable[[dict[str, Any], str], dict[str, Any] | AIMessag
 
 
 def _run(env: ScanEnv, finding_model: ScriptedChatModel, critic_model: ScriptedChatModel | None = None) -> ScanReport:
-    graph = builder.compile(checkpointer=InMemorySaver())
-    result = graph.invoke(
-        scan_input(env),
-        {"configurable": {"thread_id": "t"}},
-        context=scan_context(env, finding_model, critic_model or critic()),
-    )
+    graph = scan_graph(env, finding_model, critic_model or critic())
+    result = graph.invoke(scan_input(env), {"configurable": {"thread_id": "t"}})
     report: ScanReport = result["report"]
     return report
 

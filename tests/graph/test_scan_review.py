@@ -9,7 +9,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 from sqlalchemy import text
 
-from graphs.scan import builder
+from nodes.scan.context import ScanContext
 from nodes.scan.state import ScanReport
 from nodes.shared.llm import ProviderRequestRejected
 from nodes.shared.scripted_llm import ScriptedChatModel
@@ -24,7 +24,7 @@ from tests.scan_support import (
     critic,
     demo_env,
     reviewer,
-    scan_context,
+    scan_graph,
     scan_input,
 )
 
@@ -43,9 +43,9 @@ def _count(database: Database, table: str) -> int:
 
 
 def test_reviewer_resolves_the_bucket_through_interrupt(env: ScanEnv) -> None:
-    graph = builder.compile(checkpointer=InMemorySaver())
+    graph = scan_graph(env, reviewer(*ISSUES), critic(DOUBTFUL))
     config: RunnableConfig = {"configurable": {"thread_id": "review"}}
-    context = scan_context(env, reviewer(*ISSUES), critic(DOUBTFUL), human_review=True)
+    context = ScanContext(human_review=True)
 
     paused = graph.invoke(scan_input(env), config, context=context)
     (pending,) = paused["__interrupt__"]
@@ -76,11 +76,8 @@ def test_reviewer_resolves_the_bucket_through_interrupt(env: ScanEnv) -> None:
 
 
 def test_without_review_the_bucket_is_reported_as_uncertain(env: ScanEnv) -> None:
-    graph = builder.compile(checkpointer=InMemorySaver())
-    result = graph.invoke(
-        scan_input(env),
-        {"configurable": {"thread_id": "t"}},
-        context=scan_context(env, reviewer(*ISSUES), critic(DOUBTFUL)),
+    result = scan_graph(env, reviewer(*ISSUES), critic(DOUBTFUL)).invoke(
+        scan_input(env), {"configurable": {"thread_id": "t"}}
     )
     assert "__interrupt__" not in result
     assert {f.severity for f in result["report"].human_review} == {"UNCERTAIN"}
@@ -88,8 +85,8 @@ def test_without_review_the_bucket_is_reported_as_uncertain(env: ScanEnv) -> Non
 
 
 def test_threshold_is_configurable(env: ScanEnv) -> None:
-    graph = builder.compile(checkpointer=InMemorySaver())
-    context = scan_context(env, reviewer(*ISSUES), critic(DOUBTFUL), confidence_threshold=0.6)
+    graph = scan_graph(env, reviewer(*ISSUES), critic(DOUBTFUL))
+    context = ScanContext(confidence_threshold=0.6)
     report = graph.invoke(scan_input(env), {"configurable": {"thread_id": "t"}}, context=context)["report"]
     assert report.human_review == [] and report.counts.major + report.counts.minor == 3
 
@@ -102,36 +99,28 @@ def _failing_critic() -> ScriptedChatModel:
 
 
 def test_crashed_scan_stores_nothing_and_reruns_without_duplicates(env: ScanEnv) -> None:
-    graph = builder.compile(checkpointer=InMemorySaver())
     with pytest.raises(ProviderRequestRejected):
-        graph.invoke(
-            scan_input(env, "scan-1"),
-            {"configurable": {"thread_id": "first"}},
-            context=scan_context(env, reviewer(*ISSUES), _failing_critic()),
+        scan_graph(env, reviewer(*ISSUES), _failing_critic()).invoke(
+            scan_input(env, "scan-1"), {"configurable": {"thread_id": "first"}}
         )
     assert (_count(env.database, "scans"), _count(env.database, "findings")) == (0, 0)
 
     for attempt in ("second", "third"):  # the same scan id again: stored once, the second run changes nothing
-        report = graph.invoke(
-            scan_input(env, "scan-1"),
-            {"configurable": {"thread_id": attempt}},
-            context=scan_context(env, reviewer(*ISSUES), critic()),
+        report = scan_graph(env, reviewer(*ISSUES), critic()).invoke(
+            scan_input(env, "scan-1"), {"configurable": {"thread_id": attempt}}
         )["report"]
-    assert (_count(env.database, "documents"), _count(env.database, "scans"), _count(env.database, "findings")) == (
-        1,
-        1,
-        3,
-    )
+    counts = (_count(env.database, "documents"), _count(env.database, "scans"), _count(env.database, "findings"))
+    assert counts == (1, 1, 3)
     assert FindingStore(env.database).verify(report.audit_record()).valid
 
 
 def test_crashed_scan_resumes_from_its_checkpoint(env: ScanEnv) -> None:
-    graph = builder.compile(checkpointer=InMemorySaver())
+    checkpointer = InMemorySaver()
     config: RunnableConfig = {"configurable": {"thread_id": "resume"}}
     finding_model = reviewer(*ISSUES)
     with pytest.raises(ProviderRequestRejected):
-        graph.invoke(scan_input(env), config, context=scan_context(env, finding_model, _failing_critic()))
+        scan_graph(env, finding_model, _failing_critic(), checkpointer).invoke(scan_input(env), config)
     calls_before = len(finding_model.calls)
-    report = graph.invoke(None, config, context=scan_context(env, finding_model, critic()))["report"]
+    report = scan_graph(env, finding_model, critic(), checkpointer).invoke(None, config)["report"]
     assert len(finding_model.calls) == calls_before  # findings came from the checkpoint, not from new calls
     assert _count(env.database, "findings") == len(report.ordered_findings()) == 3
