@@ -183,6 +183,18 @@ def test_bad_input_is_refused_and_nothing_is_stored(
     assert (_table_count("documents"), _table_count("scans"), llm.requests) == (0, 0, [])
 
 
+def test_catalogue_without_active_requirements_is_refused(llm: FakeLLMServer) -> None:
+    retired = Path("alt.jsonl")
+    retired.write_text(
+        '{"stable_id": "A-1", "clause_path": "A", "title": "T", "requirement_text": "R", "clause_status": "RETIRED"}\n',
+        encoding="utf-8",
+    )
+    assert runner.invoke(app, ["catalog", "import", str(retired)]).exit_code == 0
+    code, output = _scan(str(_document()))
+    assert code == 1 and "Katalogversion 1 hat keine aktiven Anforderungen" in " ".join(str(output).split())
+    assert (_table_count("documents"), llm.requests) == (0, [])
+
+
 def test_scan_without_any_catalogue_is_refused(llm: FakeLLMServer) -> None:
     code, output = _scan(str(_document()))
     assert code == 1 and "noch kein Anforderungskatalog importiert" in " ".join(str(output).split())

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
+from qdrant_client import QdrantClient
 from sqlalchemy import text
 
 from nodes.scan.findings import NO_CLAUSES
@@ -15,6 +17,8 @@ from nodes.scan.prompts import SCHEMA_RETRY
 from nodes.scan.state import ScanReport
 from nodes.shared.scripted_llm import ScriptedChatModel
 from stores.scan.catalog import CatalogStore
+from stores.scan.clause_index import ClauseIndex
+from stores.settings import StoreSettings
 from stores.sql.engine import Database, open_database
 from tests.scan_support import (
     ScanEnv,
@@ -163,6 +167,16 @@ def test_chunk_without_matching_clause_is_reported_not_assessed(database: Databa
     report = _run(env, model)
     assert [n.reason for n in report.not_assessed] == [NO_CLAUSES]
     assert model.calls == [] and report.counts.llm_calls == 0
+
+
+def test_a_catalogue_missing_from_qdrant_is_reindexed_before_retrieval(database: Database, tmp_path: Path) -> None:
+    env = _env(database, tmp_path)
+    wiped = replace(
+        env, clauses=ClauseIndex.from_settings(StoreSettings(), client=QdrantClient(":memory:"), embedder=None)
+    )
+    assert not wiped.clauses.is_current(env.version.id)
+    report = _run(wiped, ScriptedChatModel(script=[_answer(lambda f, p: f)]))
+    assert wiped.clauses.is_current(env.version.id) and report.counts.major == 1
 
 
 def test_critic_that_breaks_the_schema_twice_sends_the_finding_to_review(database: Database, tmp_path: Path) -> None:
