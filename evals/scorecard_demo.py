@@ -21,12 +21,12 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from graphs.scorecard import JUDGE_MAX_TOKENS, JUDGE_STRICTNESS_LEVEL, build_scorecard
-from graphs.settings import load_settings
+from graphs.resources import app_resources
+from graphs.scorecard import build_scorecard
 from nodes.scorecard.context import ScorecardContext
 from nodes.scorecard.labelled_cases import LabelledCase, load_labelled_cases, replay_judges
-from nodes.scorecard.resources import ScorecardResources
-from nodes.shared.llm import create_chat_model
+from nodes.scorecard.services import FixedScorecardServices
+from nodes.scorecard.verdicts import JUDGE_MAX_TOKENS, JUDGE_STRICTNESS_LEVEL
 from nodes.shared.strictness import get_strictness_config
 from stores.brand.audit import AuditStore
 from stores.brand.importer import load_dna_file
@@ -49,27 +49,31 @@ def import_demo_dna(store: BrandStore, folder: Path) -> str:
 def run_cases(
     cases: list[LabelledCase], judges: Judges, embedder: Embedder | None, folder: Path
 ) -> list[dict[str, Any]]:
-    live_model = None
-    provider = "replay"
-    if judges == "live":
-        settings = load_settings()
-        provider = settings.provider
-        live_model = create_chat_model(
-            provider, get_strictness_config(JUDGE_STRICTNESS_LEVEL), settings, max_tokens=JUDGE_MAX_TOKENS
-        )
+    live_judge, judge_name = None, "replayed-judges"
+    if judges == "live":  # the configured provider judges; DNA and audit stay in the scratch database
+        app = app_resources()
+        judge_name = f"{app.default_provider}:{app.model_name(app.default_provider)}"
+        strictness = get_strictness_config(JUDGE_STRICTNESS_LEVEL)
+        live_judge = app.chat_model(app.default_provider, strictness, model=None, max_tokens=JUDGE_MAX_TOKENS)
     with tempfile.TemporaryDirectory() as scratch:
         database = open_database(f"sqlite:///{Path(scratch) / 'demo.db'}")
         brands = BrandStore(database)
         brand_id = import_demo_dna(brands, folder)
         rows = []
         for case in track(cases, description="Demo-Set prüfen", transient=True):
-            model = replay_judges(case.judges) if judges == "replay" else live_model
-            resources = ScorecardResources(
-                brands=brands, audit=AuditStore(database), chat_model=model, provider=provider, embedder=embedder
+            judge = replay_judges(case.judges) if judges == "replay" else live_judge
+            services = FixedScorecardServices(
+                brands=brands,
+                scorecard_audit=AuditStore(database),
+                judge=judge,
+                embedder=embedder,
+                default_provider="extractive" if judge is None else "ollama",
+                judge_name=judge_name,
             )
-            graph = build_scorecard(lambda r=resources: r).compile()  # type: ignore[misc]
+            graph = build_scorecard(services).compile()
             started = time.perf_counter()
-            validation = graph.invoke(case.scorecard_input(), context=ScorecardContext(brand_id=brand_id))["validation"]
+            context = ScorecardContext(brand_id=brand_id)
+            validation = graph.invoke(case.scorecard_input(), context=context)["validation"]
             expected_status = case.expected.status if judges != "none" else case.expected.status_without_llm
             rule_ids = {r.rule_id for r in validation.reasons} - {"NOT-ASSESSED"}
             rows.append(

@@ -8,19 +8,20 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from nodes.scorecard.context import ScorecardContext
-from nodes.scorecard.resources import ResourcesProvider
+from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
+from nodes.scorecard.verdicts import judge_id
 from stores.brand.audit import AuditEntry
 
 
 def record_audit(
-    state: ScorecardState, runtime: Runtime[ScorecardContext], *, resources: ResourcesProvider
+    state: ScorecardState, runtime: Runtime[ScorecardContext], *, services: ScorecardServices
 ) -> dict[str, Any]:
     ctx = runtime.context or ScorecardContext()
-    res = resources()
     validation = state["validation"]
     calls = state.get("llm_calls", [])
-    embedder = res.embedder if ctx.use_embeddings else None
+    embedder = services.embedder if ctx.use_embeddings else None
+    judge = judge_id(services, ctx)
     entry = AuditEntry(
         brand_id=validation.brand_id,
         dna_version=validation.dna_version,
@@ -33,12 +34,12 @@ def record_audit(
         feature_flags={
             "criteria_enabled": sorted(ctx.criteria),
             "methods": {c: list(r.methods) for c, r in validation.criteria.items()},
-            "llm": ctx.use_llm and res.chat_model is not None,
+            "llm": judge is not None,
             "embeddings": embedder is not None,
             "thresholds": ctx.thresholds.model_dump(),
         },
         model_ids={
-            "llm_configured": res.model_id if ctx.use_llm else None,
+            "llm_configured": judge,
             "llm_responded": sorted({c.model for c in calls}),
             "embedder": None if embedder is None else embedder.name,
         },
@@ -52,5 +53,5 @@ def record_audit(
         },
         latency_ms=round((time.time() - state["started_at"]) * 1000, 2),
     )
-    audit_id = res.audit.record(entry)
+    audit_id = services.scorecard_audit.record(entry)
     return {"audit_id": audit_id, "validation": validation.model_copy(update={"audit_id": audit_id})}

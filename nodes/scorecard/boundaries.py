@@ -69,10 +69,9 @@ class BoundaryMatcher:
         self._exception_phrases = TermMatcher(
             TermEntry(e.id, e.phrase, inflect=False) for e in guardrails.allowed_exceptions if e.phrase
         )
-        self._fixes = {
-            **{r.id: r.fix or DEFAULT_TERM_FIX for r in (*guardrails.forbidden_terms, *guardrails.forbidden_phrases)},
-            **{r.id: r.fix or DEFAULT_CLAIM_FIX for r in guardrails.forbidden_patterns},
-        }
+        self._fixes = {r.id: r.fix or DEFAULT_TERM_FIX for r in guardrails.forbidden_terms}
+        self._fixes |= {r.id: r.fix or DEFAULT_TERM_FIX for r in guardrails.forbidden_phrases}
+        self._fixes |= {r.id: r.fix or DEFAULT_CLAIM_FIX for r in guardrails.forbidden_patterns}
 
     def check(self, text: str, *, regex_timeout_s: float = DEFAULT_REGEX_TIMEOUT_S) -> BoundaryReport:
         hits = [_Hit(h.key, h.start, h.end, h.entry) for h in self._terms.find(text)]

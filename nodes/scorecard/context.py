@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from nodes.scorecard.results import CRITERIA, CriterionId
+from nodes.settings import ProviderName
 
 
 class Thresholds(BaseModel):
@@ -36,6 +37,9 @@ class ScorecardContext(BaseModel):
     brand_id: str = Field("", description="Marke, deren DNA gilt.")
     dna_version: str | None = Field(None, description="DNA-Version; leer = neueste.")
     criteria: frozenset[CriterionId] = Field(frozenset(CRITERIA), description="Welche Kriterien laufen.")
-    use_llm: bool = Field(True, description="LLM-Richter nutzen, falls ein LLM konfiguriert ist.")
+    provider: ProviderName | None = Field(
+        None, description="LLM-Anbieter der Richter; leer: Einstellungen; extractive: ohne LLM (nicht bewertet)."
+    )
+    model: str | None = Field(None, description="Modellname der Richter; leer: Einstellungen.")
     use_embeddings: bool = Field(True, description="Embedding-Vergleiche (K1, K4) nutzen, falls ein Embedder da ist.")
     thresholds: Thresholds = Thresholds()

@@ -10,12 +10,11 @@ from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.constants import CONFIG_KEY_CHECKPOINTER
-from langgraph.graph import END
 from langgraph.types import interrupt
 from pydantic import ValidationError
 
-from nodes.scorecard.resources import ResourcesProvider
 from nodes.scorecard.results import OwnerDecision, Status
+from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 
 
@@ -27,10 +26,10 @@ def route_after_record_audit(
     state: ScorecardState, config: RunnableConfig
 ) -> Literal["request_owner_release", "__end__"]:
     can_pause = config.get("configurable", {}).get(CONFIG_KEY_CHECKPOINTER) is not None
-    return "request_owner_release" if state["validation"].requires_owner_approval and can_pause else END
+    return "request_owner_release" if state["validation"].requires_owner_approval and can_pause else "__end__"
 
 
-def request_owner_release(state: ScorecardState, *, resources: ResourcesProvider) -> dict[str, Any]:
+def request_owner_release(state: ScorecardState, *, services: ScorecardServices) -> dict[str, Any]:
     validation = state["validation"]
     answer = interrupt(
         {
@@ -50,7 +49,7 @@ def request_owner_release(state: ScorecardState, *, resources: ResourcesProvider
             " und owner (Name)."
         ) from None
     status: Status = "PASS" if decision.approved else "REVISE"
-    resources().audit.record_owner_decision(state["audit_id"], status=status, decision=decision.model_dump())
+    services.scorecard_audit.record_owner_decision(state["audit_id"], status=status, decision=decision.model_dump())
     return {
         "validation": validation.model_copy(
             update={"status": status, "validated_by": "human", "owner_decision": decision}

@@ -12,8 +12,8 @@ from langgraph.types import Send
 
 from nodes.scorecard.context import ScorecardContext
 from nodes.scorecard.maturity import assess_dna_maturity
-from nodes.scorecard.resources import ResourcesProvider
 from nodes.scorecard.results import CRITERIA, CriterionId
+from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 
 CRITERION_NODES: dict[CriterionId, str] = {
@@ -39,14 +39,14 @@ def input_hash(state: ScorecardState) -> str:
 
 
 def load_brand_dna(
-    state: ScorecardState, runtime: Runtime[ScorecardContext], *, resources: ResourcesProvider
+    state: ScorecardState, runtime: Runtime[ScorecardContext], *, services: ScorecardServices
 ) -> dict[str, Any]:
     ctx = runtime.context or ScorecardContext()
     if not ctx.brand_id:
         raise ScorecardInputError("Keine Marke angegeben: brand_id im Kontext fehlt.")
     if not state.get("text", "").strip():
         raise ScorecardInputError("Der zu prüfende Text ist leer.")
-    brands = resources().brands
+    brands = services.brands
     dna = brands.get(ctx.brand_id, ctx.dna_version)
     digest = input_hash(state)
     return {

@@ -40,8 +40,8 @@ def ask_judge(
     structured = model.with_structured_output(schema, include_raw=True)
     with provider_errors(provider):
         reply = structured.invoke([SystemMessage(system), HumanMessage(user)])
-    raw = reply["raw"]  # type: ignore[index, call-overload]
-    parsed = reply["parsed"]  # type: ignore[index, call-overload]
+    raw = reply["raw"]  # type: ignore[index]
+    parsed = reply["parsed"]  # type: ignore[index]
     usage = getattr(raw, "usage_metadata", None) or {}
     metadata = getattr(raw, "response_metadata", None) or {}
     call = LlmCall(

@@ -13,12 +13,12 @@ from nodes.scorecard.evidence import evidence_for, locate_passage
 from nodes.scorecard.judge import ask_judge
 from nodes.scorecard.judgements import IdentityJudgement
 from nodes.scorecard.prompts import IDENTITY_SYSTEM, IDENTITY_USER
-from nodes.scorecard.resources import ResourcesProvider
 from nodes.scorecard.results import CriterionResult, Method, Reason, Verdict
 from nodes.scorecard.sentences import Sentence, split_sentences
+from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.vectors import dna_passage_vectors, similarities
-from nodes.scorecard.verdicts import NO_LLM, UNPARSEABLE, elapsed_ms, judge_model, not_assessed_reason
+from nodes.scorecard.verdicts import NO_LLM, UNPARSEABLE, elapsed_ms, judge_model, not_assessed_reason, provider_of
 from stores.brand.models import BrandDNA
 from stores.vector.embedders import Embedder
 
@@ -37,7 +37,7 @@ def sentence_similarities(embedder: Embedder, core: str, sentences: list[Sentenc
 
 
 def check_identity(
-    state: ScorecardState, runtime: Runtime[ScorecardContext], *, resources: ResourcesProvider
+    state: ScorecardState, runtime: Runtime[ScorecardContext], *, services: ScorecardServices
 ) -> dict[str, Any]:
     ctx = runtime.context or ScorecardContext()
     started = time.perf_counter()
@@ -46,7 +46,7 @@ def check_identity(
     methods: list[Method] = []
     metrics: dict[str, Any] = {}
     similarity: float | None = None
-    embedder = resources().embedder if ctx.use_embeddings else None
+    embedder = services.embedder if ctx.use_embeddings else None
     if embedder is not None and sentences:
         methods.append("embedding")
         sims = sentence_similarities(embedder, identity_core_text(dna), sentences)
@@ -57,14 +57,14 @@ def check_identity(
     reasons: list[Reason] = []
     confidence: float | None = None
     verdict: Verdict = "not_assessed"
-    model = judge_model(resources(), ctx)
+    model = judge_model(services, ctx)
     if model is None:
         reasons.append(not_assessed_reason("K1", NO_LLM))
     else:
         methods.append("llm")
         judgement, call = ask_judge(
             model,
-            resources().provider,
+            provider_of(services, ctx),
             IdentityJudgement,
             criterion="K1",
             system=IDENTITY_SYSTEM,

@@ -13,12 +13,20 @@ from nodes.scorecard.evidence import evidence_for, locate_passage
 from nodes.scorecard.judge import ask_judge
 from nodes.scorecard.judgements import PositioningJudgement
 from nodes.scorecard.prompts import POSITIONING_SYSTEM, POSITIONING_USER
-from nodes.scorecard.resources import ResourcesProvider
 from nodes.scorecard.results import CriterionResult, Method, Reason, Verdict
 from nodes.scorecard.sentences import Sentence, split_sentences
+from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.terms import TermEntry, TermMatcher
-from nodes.scorecard.verdicts import NO_LLM, UNPARSEABLE, elapsed_ms, judge_model, not_assessed_reason, worse
+from nodes.scorecard.verdicts import (
+    NO_LLM,
+    UNPARSEABLE,
+    elapsed_ms,
+    judge_model,
+    not_assessed_reason,
+    provider_of,
+    worse,
+)
 from nodes.scorecard.vocabulary import COMPARISON_MARKERS, LEVELING_PHRASES, REASON_MARKERS
 
 RULE_TEXT = "Der Text stärkt die Abgrenzung der Marke, statt sie zu nivellieren"
@@ -67,7 +75,7 @@ def deterministic_findings(text: str, sentences: list[Sentence]) -> tuple[list[R
 
 
 def check_positioning(
-    state: ScorecardState, runtime: Runtime[ScorecardContext], *, resources: ResourcesProvider
+    state: ScorecardState, runtime: Runtime[ScorecardContext], *, services: ScorecardServices
 ) -> dict[str, Any]:
     ctx = runtime.context or ScorecardContext()
     started = time.perf_counter()
@@ -80,7 +88,7 @@ def check_positioning(
     confidence: float | None = None
     reasons: list[Reason] = [*leveling, *comparisons]
     verdict: Verdict
-    model = judge_model(resources(), ctx)
+    model = judge_model(services, ctx)
     if leveling:
         verdict = "fail"  # no judge needed: the phrase itself levels the positioning
     elif model is None:
@@ -90,7 +98,7 @@ def check_positioning(
         methods.append("llm")
         judgement, call = ask_judge(
             model,
-            resources().provider,
+            provider_of(services, ctx),
             PositioningJudgement,
             criterion="K2",
             system=POSITIONING_SYSTEM,

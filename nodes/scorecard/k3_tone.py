@@ -13,12 +13,21 @@ from nodes.scorecard.evidence import locate_passage
 from nodes.scorecard.judge import ask_judge
 from nodes.scorecard.judgements import ToneJudgement
 from nodes.scorecard.prompts import TONE_SYSTEM, TONE_USER
-from nodes.scorecard.resources import ResourcesProvider
 from nodes.scorecard.results import CriterionResult, Method, Reason, Verdict
 from nodes.scorecard.sentences import split_sentences
+from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.tone import measure_tone
-from nodes.scorecard.verdicts import NO_LLM, UNPARSEABLE, band, elapsed_ms, judge_model, not_assessed_reason, worse
+from nodes.scorecard.verdicts import (
+    NO_LLM,
+    UNPARSEABLE,
+    band,
+    elapsed_ms,
+    judge_model,
+    not_assessed_reason,
+    provider_of,
+    worse,
+)
 from stores.brand.models import ToneRule
 
 
@@ -31,7 +40,7 @@ def _rule_lines(rules: tuple[ToneRule, ...]) -> str:
 
 
 def check_tone(
-    state: ScorecardState, runtime: Runtime[ScorecardContext], *, resources: ResourcesProvider
+    state: ScorecardState, runtime: Runtime[ScorecardContext], *, services: ScorecardServices
 ) -> dict[str, Any]:
     ctx = runtime.context or ScorecardContext()
     started = time.perf_counter()
@@ -43,7 +52,7 @@ def check_tone(
     methods: list[Method] = ["rules"]
     update: dict[str, Any] = {}
     verdict: Verdict
-    model = judge_model(resources(), ctx)
+    model = judge_model(services, ctx)
     if model is None:
         verdict = "fail" if report.verdict == "fail" else "not_assessed"
         if verdict == "not_assessed":
@@ -52,7 +61,7 @@ def check_tone(
         methods.append("llm")
         judgement, call = ask_judge(
             model,
-            resources().provider,
+            provider_of(services, ctx),
             ToneJudgement,
             criterion="K3",
             system=TONE_SYSTEM,

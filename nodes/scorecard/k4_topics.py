@@ -16,9 +16,9 @@ from langgraph.runtime import Runtime
 
 from nodes.scorecard.context import ScorecardContext
 from nodes.scorecard.evidence import evidence_for
-from nodes.scorecard.resources import ResourcesProvider
 from nodes.scorecard.results import CriterionResult, Method, Reason, Verdict
 from nodes.scorecard.sentences import split_sentences
+from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.terms import TermEntry, TermHit, TermMatcher
 from nodes.scorecard.vectors import dna_passage_vectors, similarities
@@ -83,7 +83,7 @@ def classify(
 
 
 def check_topics(
-    state: ScorecardState, runtime: Runtime[ScorecardContext], *, resources: ResourcesProvider
+    state: ScorecardState, runtime: Runtime[ScorecardContext], *, services: ScorecardServices
 ) -> dict[str, Any]:
     ctx = runtime.context or ScorecardContext()
     started = time.perf_counter()
@@ -92,7 +92,7 @@ def check_topics(
     hits = Counter(h.key for h in keyword_hits)
     methods: list[Method] = ["rules"]
     similarities: dict[str, float] = {}
-    embedder = resources().embedder if ctx.use_embeddings else None
+    embedder = services.embedder if ctx.use_embeddings else None
     if embedder is not None:
         methods.append("embedding")
         similarities = topic_similarities(embedder, text, corridor)

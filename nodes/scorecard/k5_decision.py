@@ -13,12 +13,21 @@ from nodes.scorecard.evidence import evidence_for, locate_passage
 from nodes.scorecard.judge import ask_judge
 from nodes.scorecard.judgements import DecisionJudgement
 from nodes.scorecard.prompts import DECISION_SYSTEM, DECISION_USER
-from nodes.scorecard.resources import ResourcesProvider
 from nodes.scorecard.results import CriterionResult, Method, Reason, Verdict
 from nodes.scorecard.sentences import Sentence, count_words, split_sentences
+from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.terms import TermEntry, TermMatcher
-from nodes.scorecard.verdicts import NO_LLM, UNPARSEABLE, band, elapsed_ms, judge_model, not_assessed_reason, worse
+from nodes.scorecard.verdicts import (
+    NO_LLM,
+    UNPARSEABLE,
+    band,
+    elapsed_ms,
+    judge_model,
+    not_assessed_reason,
+    provider_of,
+    worse,
+)
 from nodes.scorecard.vocabulary import HEDGE_FORMS, HEDGE_LEMMAS
 
 HEDGE_RULE = "Klare Konsequenz statt Weichmacher (glauben, möchten, helfen, ganzheitlich …)"
@@ -30,7 +39,7 @@ def _hedge_matcher() -> TermMatcher:
 
 
 def check_decision_strength(
-    state: ScorecardState, runtime: Runtime[ScorecardContext], *, resources: ResourcesProvider
+    state: ScorecardState, runtime: Runtime[ScorecardContext], *, services: ScorecardServices
 ) -> dict[str, Any]:
     ctx = runtime.context or ScorecardContext()
     started = time.perf_counter()
@@ -58,7 +67,7 @@ def check_decision_strength(
     suggestions: list[str] = []
     update: dict[str, Any] = {}
     verdict: Verdict
-    model = judge_model(resources(), ctx)
+    model = judge_model(services, ctx)
     if model is None:
         verdict = "not_assessed"
         reasons.append(not_assessed_reason("K5", NO_LLM))
@@ -66,7 +75,7 @@ def check_decision_strength(
         methods.append("llm")
         judgement, call = ask_judge(
             model,
-            resources().provider,
+            provider_of(services, ctx),
             DecisionJudgement,
             criterion="K5",
             system=DECISION_SYSTEM,

@@ -54,7 +54,8 @@ def _forms_by_lemma() -> dict[bytes, list[bytes]]:
     mapping = DEFAULT_DICTIONARY_FACTORY.get_dictionary("de")
     index: dict[bytes, list[bytes]] = {}
     # the bytes-backed store behind the public Mapping: decoding all 1.1 M entries through it costs ~1 s more
-    for form, lemma in mapping._dict.items():
+    raw: dict[bytes, bytes] = mapping._dict  # type: ignore[attr-defined]
+    for form, lemma in raw.items():
         index.setdefault(lemma, []).append(form)
     return index
 

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 from numpy.typing import NDArray
 
 from stores.vector.embedders import Embedder
 
+MAX_CACHED = 256
+_dna_vectors: dict[tuple[str, tuple[str, ...]], NDArray[np.float32]] = {}
 
-@lru_cache(maxsize=256)
+
 def dna_passage_vectors(embedder: Embedder, passages: tuple[str, ...]) -> NDArray[np.float32]:
-    """Vectors of DNA texts, cached per embedder; the DNA is immutable per version."""
-    return np.asarray(embedder.embed_passages(list(passages)), dtype=np.float32)
+    """Vectors of DNA texts, cached per embedding model: a DNA version never changes."""
+    key = (embedder.name, passages)
+    if key not in _dna_vectors:
+        if len(_dna_vectors) >= MAX_CACHED:
+            _dna_vectors.clear()
+        _dna_vectors[key] = np.asarray(embedder.embed_passages(list(passages)), dtype=np.float32)
+    return _dna_vectors[key]
 
 
 def similarities(vectors: NDArray[np.float32], reference: NDArray[np.float32]) -> list[float]:

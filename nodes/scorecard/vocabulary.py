@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Final
 
-# Words after which a period does not end a sentence (lower-case, without the period).
-ABBREVIATIONS: Final = frozenset(
-    "abs allg anm apr art aug bd bspw bzgl bzw ca co dez di dr ebd einschl etc evtl feb ff fr gem ggf ggü "
-    "hr inkl jan jh jul jun kap kg lt max mi min mind mio mo mrd mär nov nr okt prof sa sep sept sog std "
-    "st str tel tsd usw vgl zb zzgl zit".split()
+from nodes.shared.text import ABBREVIATIONS as SHARED_ABBREVIATIONS
+
+# Words after which a period does not end a sentence: the shared list plus business and date abbreviations.
+ABBREVIATIONS: Final = SHARED_ABBREVIATIONS | frozenset(
+    "allg anm bd bzgl co di ebd einschl gem jh kap kg mi mind mo sa std st tsd zit".split()
 )
-MONTHS: Final = frozenset("januar februar märz april mai juni juli august september oktober november dezember".split())
 
 # Forms of "werden" that start a passive construction together with a past participle.
 WERDEN_FORMS: Final = frozenset(

@@ -131,12 +131,13 @@ class Guardrails(_Frozen):
     @model_validator(mode="after")
     def _unique_ids(self) -> Guardrails:
         seen: set[str] = set()
-        for rule in (
+        rules: tuple[TermRule | PhraseRule | PatternRule | AllowedException, ...] = (
             *self.forbidden_terms,
             *self.forbidden_phrases,
             *self.forbidden_patterns,
             *self.allowed_exceptions,
-        ):
+        )
+        for rule in rules:
             if rule.id in seen:
                 raise ValueError(f"Regel-ID {rule.id} ist doppelt vergeben")
             seen.add(rule.id)
@@ -144,7 +145,8 @@ class Guardrails(_Frozen):
 
     @property
     def rule_ids(self) -> frozenset[str]:
-        return frozenset(r.id for r in (*self.forbidden_terms, *self.forbidden_phrases, *self.forbidden_patterns))
+        terms = {r.id for r in self.forbidden_terms} | {r.id for r in self.forbidden_phrases}
+        return frozenset(terms | {r.id for r in self.forbidden_patterns})
 
     def rule_text(self, rule_id: str) -> str:
         for term in self.forbidden_terms:
