@@ -49,7 +49,7 @@ class BoundaryReport(BaseModel):
 
 
 @dataclass(frozen=True)
-class _Hit:
+class RuleHit:
     rule_id: str
     start: int
     end: int
@@ -69,21 +69,39 @@ class BoundaryMatcher:
         self._exception_phrases = TermMatcher(
             TermEntry(e.id, e.phrase, inflect=False) for e in guardrails.allowed_exceptions if e.phrase
         )
+        self._rule_texts = {r.id: f"Verbotener Begriff: „{r.term}“" for r in guardrails.forbidden_terms}
+        self._rule_texts |= {r.id: f"Verbotene Wendung: „{r.phrase}“" for r in guardrails.forbidden_phrases}
+        self._rule_texts |= {r.id: f"Verbotene Behauptung: {r.description}" for r in guardrails.forbidden_patterns}
         self._fixes = {r.id: r.fix or DEFAULT_TERM_FIX for r in guardrails.forbidden_terms}
         self._fixes |= {r.id: r.fix or DEFAULT_TERM_FIX for r in guardrails.forbidden_phrases}
         self._fixes |= {r.id: r.fix or DEFAULT_CLAIM_FIX for r in guardrails.forbidden_patterns}
 
-    def check(self, text: str, *, regex_timeout_s: float = DEFAULT_REGEX_TIMEOUT_S) -> BoundaryReport:
-        hits = [_Hit(h.key, h.start, h.end, h.entry) for h in self._terms.find(text)]
+    def rule_text(self, rule_id: str) -> str:
+        """The rule as a reason quotes it, e.g. 'Verbotener Begriff: „ganzheitlich“'."""
+        return self._rule_texts[rule_id]
+
+    @property
+    def spellings(self) -> int:
+        """How many spellings (inflections, transliterations) the term automaton holds."""
+        return self._terms.size
+
+    def find_hits(
+        self, text: str, *, regex_timeout_s: float = DEFAULT_REGEX_TIMEOUT_S
+    ) -> tuple[list[RuleHit], list[str]]:
+        """Raw rule hits before exceptions, and the ids of patterns that ran out of time."""
+        hits = [RuleHit(h.key, h.start, h.end, h.entry) for h in self._terms.find(text)]
         timed_out: list[str] = []
         for rule_id, pattern in self._patterns:
             try:
                 hits.extend(
-                    _Hit(rule_id, m.start(), m.end(), None) for m in pattern.finditer(text, timeout=regex_timeout_s)
+                    RuleHit(rule_id, m.start(), m.end(), None) for m in pattern.finditer(text, timeout=regex_timeout_s)
                 )
             except TimeoutError:
                 timed_out.append(rule_id)
-        hits = _without_nested(hits)
+        return _without_nested(hits), timed_out
+
+    def check(self, text: str, *, regex_timeout_s: float = DEFAULT_REGEX_TIMEOUT_S) -> BoundaryReport:
+        hits, timed_out = self.find_hits(text, regex_timeout_s=regex_timeout_s)
         if not hits:
             return BoundaryReport(timed_out_rules=tuple(timed_out))
         sentences = split_sentences(text)
@@ -100,7 +118,7 @@ class BoundaryMatcher:
                 violations.append(self._reason(hit, evidence))
         return BoundaryReport(violations=tuple(violations), exempted=tuple(exempted), timed_out_rules=tuple(timed_out))
 
-    def _covering_exception(self, hit: _Hit, quotes: QuotedSpans, phrases: list[TermHit]) -> AllowedException | None:
+    def _covering_exception(self, hit: RuleHit, quotes: QuotedSpans, phrases: list[TermHit]) -> AllowedException | None:
         for exception in self._guardrails.allowed_exceptions:
             if exception.rules and hit.rule_id not in exception.rules:
                 continue
@@ -110,15 +128,14 @@ class BoundaryMatcher:
                 return exception
         return None
 
-    def _reason(self, hit: _Hit, evidence: Evidence) -> Reason:
-        rule_text = self._guardrails.rule_text(hit.rule_id)
-        where = f"Satz {evidence.sentence_index + 1}, Zeichen {hit.start}–{hit.end}"
+    def _reason(self, hit: RuleHit, evidence: Evidence) -> Reason:
+        rule_text = self.rule_text(hit.rule_id)
         if hit.configured is None:
-            explanation = f"„{evidence.quote}“ ist eine unzulässige Behauptung ({where})."
+            explanation = f"„{evidence.quote}“ ist eine unzulässige Behauptung."
         elif fold_case(evidence.quote) != fold_case(hit.configured):
-            explanation = f"„{evidence.quote}“ ist eine Form von „{hit.configured}“ ({where})."
+            explanation = f"„{evidence.quote}“ ist eine Form von „{hit.configured}“."
         else:
-            explanation = f"„{evidence.quote}“ steht auf der Verbotsliste ({where})."
+            explanation = f"„{evidence.quote}“ steht auf der Verbotsliste."
         return Reason(
             rule_id=hit.rule_id,
             rule_text=rule_text,
@@ -129,10 +146,10 @@ class BoundaryMatcher:
         )
 
 
-def _without_nested(hits: list[_Hit]) -> list[_Hit]:
+def _without_nested(hits: list[RuleHit]) -> list[RuleHit]:
     """One hit per rule and place: drop a rule's hit that lies inside another hit of the same rule."""
     hits = sorted(hits, key=lambda h: (h.start, -h.end))
-    kept: list[_Hit] = []
+    kept: list[RuleHit] = []
     reach: dict[str, int] = {}
     for hit in hits:
         if reach.get(hit.rule_id, -1) >= hit.end:

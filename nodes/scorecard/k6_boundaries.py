@@ -7,7 +7,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from nodes.scorecard.boundaries import find_boundary_violations
+from nodes.scorecard.boundaries import compile_guardrails, find_boundary_violations
 from nodes.scorecard.context import ScorecardContext
 from nodes.scorecard.results import CriterionResult, Reason, Verdict
 from nodes.scorecard.state import ScorecardState
@@ -22,7 +22,7 @@ def check_boundaries(state: ScorecardState, runtime: Runtime[ScorecardContext]) 
     timeouts = [
         Reason(
             rule_id=rule_id,
-            rule_text=guardrails.rule_text(rule_id),
+            rule_text=compile_guardrails(guardrails).rule_text(rule_id),
             criterion="K6",
             explanation=f"Muster-Prüfung nach {ctx.thresholds.regex_timeout_s:g} s abgebrochen – Regel nicht geprüft.",
             fix_suggestion="Muster in der DNA vereinfachen (verschachtelte Wiederholungen vermeiden).",

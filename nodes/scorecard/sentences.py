@@ -14,6 +14,7 @@ _LAST_TOKEN = re.compile(r"(\w+)\W*$")
 _NEXT_WORD = re.compile(r"\s+[\"'„“»«‚(\[]?(\w+)")
 _LINE_BREAK = re.compile(r"\n(?![ \t]*[a-zäöüß])")
 _PREVIOUS_WORD = re.compile(r"(\w+)\.?\s+\d+$")
+LOOKBEHIND_CHARS = 40  # enough for the word before a period; searching from 0 would be quadratic
 CARDINAL_MARKERS = frozenset({"nr", "nummer", "platz", "rang", "top", "no"})
 
 
@@ -69,7 +70,7 @@ def _ends_sentence(text: str, start: int, end: int) -> bool:
         return False
     if text[start] in "!?…":
         return True
-    last = _LAST_TOKEN.search(text, 0, start)
+    last = _LAST_TOKEN.search(text, max(0, start - LOOKBEHIND_CHARS), start)
     if last is None:
         return True
     token = last.group(1)
@@ -78,6 +79,6 @@ def _ends_sentence(text: str, start: int, end: int) -> bool:
     if token.lower() in ABBREVIATIONS or (len(token) == 1 and token.isalpha()):
         return False
     if token.isdigit() and len(token) <= 3:  # "im 3. Quartal", "am 3. Mai" – but "die Nr. 1. Wir …" ends
-        before = _PREVIOUS_WORD.search(text, 0, start)
+        before = _PREVIOUS_WORD.search(text, max(0, start - LOOKBEHIND_CHARS), start)
         return before is not None and before.group(1).lower() in CARDINAL_MARKERS
     return True

@@ -7,8 +7,10 @@ is then a single pass over the lower-cased text; the surface form is read back f
 
 from __future__ import annotations
 
+import bisect
 import itertools
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -18,9 +20,13 @@ from simplemma.strategies.dictionaries.dictionary_factory import DEFAULT_DICTION
 
 MAX_PHRASE_VARIANTS = 512
 REGULAR_ENDINGS = ("e", "en", "er", "es", "em", "n", "s")
-_SPACES = str.maketrans(
-    {c: " " for c in "\t\n\r\x0b\x0c\xa0\u2007\u2009\u202f"} | {"’": "'", "\u2010": "-", "\u2011": "-"}
+# (character, replacement): str.replace per character beats str.translate by far on non-ASCII text
+_LOOKALIKES = tuple((c, " ") for c in "\n\t\r\x0b\x0c\xa0\u2007\u2009\u202f") + (
+    ("’", "'"),
+    ("\u2010", "-"),
+    ("\u2011", "-"),
 )
+_SPACE_RUN = re.compile(" {2,}")
 _TRANSLITERATION = (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss"))
 
 
@@ -29,7 +35,10 @@ def fold_case(text: str) -> str:
     lowered = text.lower()
     if len(lowered) != len(text):  # e.g. 'İ' lowers to two code points
         lowered = "".join(low if len(low := ch.lower()) == 1 else ch for ch in text)
-    return lowered.translate(_SPACES)
+    for lookalike, plain in _LOOKALIKES:
+        if lookalike in lowered:
+            lowered = lowered.replace(lookalike, plain)
+    return lowered
 
 
 @dataclass(frozen=True)
@@ -79,6 +88,29 @@ def inflections(word: str) -> set[str]:
     return forms
 
 
+def _collapse_spaces(folded: str) -> tuple[str, Callable[[int], int]]:
+    """'alles  aus einer Hand' → single spaces, plus the map from collapsed offsets back to the original.
+
+    The map is built on first use: most texts have no hit to map back.
+    """
+    if "  " not in folded:
+        return folded, lambda offset: offset
+    thresholds: list[int] = []
+    shifts: list[int] = []
+
+    def to_original(offset: int) -> int:
+        if not thresholds:
+            removed = 0
+            for run in _SPACE_RUN.finditer(folded):
+                thresholds.append(run.start() + 1 - removed)
+                removed += run.end() - run.start() - 1
+                shifts.append(removed)
+        index = bisect.bisect_right(thresholds, offset) - 1
+        return offset + (shifts[index] if index >= 0 else 0)
+
+    return _SPACE_RUN.sub(" ", folded), to_original
+
+
 def _transliterate(form: str) -> str:
     for umlaut, plain in _TRANSLITERATION:
         form = form.replace(umlaut, plain)
@@ -110,6 +142,7 @@ class TermMatcher:
             for form in spellings(entry.text, inflect=entry.inflect):
                 if form:
                     owners.setdefault(form, []).append((entry.key, entry.text))
+        self.size = len(owners)
         self._automaton: ahocorasick.Automaton | None = None
         if owners:
             automaton = ahocorasick.Automaton()
@@ -122,11 +155,7 @@ class TermMatcher:
         """Hits in text order; a hit must not continue a word on either side (hyphens and quotes end words)."""
         if self._automaton is None:
             return []
-        folded = fold_case(text)
-        positions: list[int] | None = None
-        if "  " in folded:  # "alles  aus einer Hand": match on single spaces, report original offsets
-            positions = [i for i, ch in enumerate(folded) if ch != " " or i == 0 or folded[i - 1] != " "]
-            folded = "".join(folded[i] for i in positions)
+        folded, to_original = _collapse_spaces(fold_case(text))
         size = len(folded)
         hits: list[TermHit] = []
         for last, (length, form, word_start, word_end, keys) in self._automaton.iter(folded):
@@ -135,8 +164,7 @@ class TermMatcher:
                 continue
             if word_end and last + 1 < size and folded[last + 1].isalnum():
                 continue
-            if positions is not None:
-                start, last = positions[start], positions[last]
-            hits.extend(TermHit(start, last + 1, key, entry, form) for key, entry in keys)
+            start, end = to_original(start), to_original(last) + 1
+            hits.extend(TermHit(start, end, key, entry, form) for key, entry in keys)
         hits.sort(key=lambda hit: (hit.start, -hit.end))
         return hits

@@ -148,18 +148,6 @@ class Guardrails(_Frozen):
         terms = {r.id for r in self.forbidden_terms} | {r.id for r in self.forbidden_phrases}
         return frozenset(terms | {r.id for r in self.forbidden_patterns})
 
-    def rule_text(self, rule_id: str) -> str:
-        for term in self.forbidden_terms:
-            if term.id == rule_id:
-                return f"Verbotener Begriff: „{term.term}“"
-        for phrase in self.forbidden_phrases:
-            if phrase.id == rule_id:
-                return f"Verbotene Wendung: „{phrase.phrase}“"
-        for pattern in self.forbidden_patterns:
-            if pattern.id == rule_id:
-                return f"Verbotene Behauptung: {pattern.description}"
-        raise KeyError(rule_id)
-
 
 class BrandDNA(_Frozen):
     brand_id: str = Field(pattern=BRAND_ID)
