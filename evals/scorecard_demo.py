@@ -24,9 +24,9 @@ from rich.table import Table
 from graphs.resources import app_resources
 from graphs.scorecard import build_scorecard
 from nodes.scorecard.context import ScorecardContext
+from nodes.scorecard.judge import JUDGE_MAX_TOKENS, JUDGE_STRICTNESS_LEVEL
 from nodes.scorecard.labelled_cases import LabelledCase, load_labelled_cases, replay_judges
 from nodes.scorecard.services import FixedScorecardServices
-from nodes.scorecard.verdicts import JUDGE_MAX_TOKENS, JUDGE_STRICTNESS_LEVEL
 from nodes.shared.strictness import get_strictness_config
 from stores.brand.audit import AuditStore
 from stores.brand.importer import load_dna_file

@@ -125,7 +125,7 @@ def _with_owner_gate(
             approved = typer.confirm("Freigeben?", default=False)
             note = typer.prompt("Notiz (optional)", default="", show_default=False)
             decision = {"approved": approved, "owner": owner, "note": note or None}
-            result = graph.invoke(Command[Any](resume=decision), config, context=context)
+            result = graph.invoke(Command(resume=decision), config, context=context)
         return result
 
 

@@ -8,9 +8,9 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from nodes.scorecard.context import ScorecardContext
+from nodes.scorecard.judge import judge_id
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
-from nodes.scorecard.verdicts import judge_id
 from stores.brand.audit import AuditEntry
 
 

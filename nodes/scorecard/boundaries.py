@@ -93,9 +93,8 @@ class BoundaryMatcher:
         timed_out: list[str] = []
         for rule_id, pattern in self._patterns:
             try:
-                hits.extend(
-                    RuleHit(rule_id, m.start(), m.end(), None) for m in pattern.finditer(text, timeout=regex_timeout_s)
-                )
+                matches = pattern.finditer(text, timeout=regex_timeout_s)
+                hits.extend(RuleHit(rule_id, m.start(), m.end(), None) for m in matches if m.end() > m.start())
             except TimeoutError:
                 timed_out.append(rule_id)
         return _without_nested(hits), timed_out

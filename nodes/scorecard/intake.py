@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -31,7 +32,7 @@ class ScorecardInputError(ValueError):
     """The run cannot start: no brand, empty text."""
 
 
-def input_hash(state: ScorecardState) -> str:
+def input_hash(state: Mapping[str, object]) -> str:
     """Hash of everything the verdict depends on besides DNA and settings (those are logged separately)."""
     keys = ("text", "content_type", "audience", "topic", "channel", "dna_version_ref")
     payload = json.dumps({k: state.get(k) for k in keys}, ensure_ascii=False, sort_keys=True)

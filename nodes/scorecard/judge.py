@@ -1,15 +1,26 @@
-"""Ask an LLM judge for a structured verdict and account for the call (model id, tokens)."""
+"""The LLM judges of K1, K2, K3 and K5: which model is asked, the structured call, and its accounting."""
 
 from __future__ import annotations
 
-from typing import TypeVar
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, ConfigDict
 
-from nodes.scorecard.results import CriterionId
+from nodes.scorecard.context import ScorecardContext
+from nodes.scorecard.results import CriterionId, Method, Reason
+from nodes.scorecard.services import ScorecardServices
+from nodes.scorecard.verdicts import not_assessed_reason
+from nodes.settings import ProviderName
 from nodes.shared.llm import provider_errors
+from nodes.shared.strictness import get_strictness_config
+
+JUDGE_STRICTNESS_LEVEL = 1  # lowest temperature, fixed seed: judges should be as repeatable as the provider allows
+JUDGE_MAX_TOKENS = 1200
+NO_LLM = "Kein LLM verfügbar (Provider extractive): semantische Prüfung nicht möglich."
+UNPARSEABLE = "Die Antwort des LLM-Richters passte nicht zum erwarteten JSON-Schema."
 
 JudgementT = TypeVar("JudgementT", bound=BaseModel)
 
@@ -27,16 +38,56 @@ class LlmCall(BaseModel):
     parsed: bool
 
 
-def ask_judge(
+@dataclass(frozen=True)
+class JudgeOutcome(Generic[JudgementT]):
+    """The judgement, or the reason there is none (no LLM, unparseable reply), plus the calls made."""
+
+    judgement: JudgementT | None
+    missing: tuple[Reason, ...] = ()  # one NOT-ASSESSED reason when there is no judgement
+    calls: list[LlmCall] = field(default_factory=list)
+
+    @property
+    def methods(self) -> tuple[Method, ...]:
+        return ("llm",) if self.calls else ()
+
+
+def provider_of(services: ScorecardServices, ctx: ScorecardContext) -> ProviderName:
+    return ctx.provider or services.default_provider
+
+
+def judge_id(services: ScorecardServices, ctx: ScorecardContext) -> str | None:
+    provider = provider_of(services, ctx)
+    return None if provider == "extractive" else f"{provider}:{ctx.model or services.model_name(provider)}"
+
+
+def consult_judge(
+    services: ScorecardServices,
+    ctx: ScorecardContext,
+    schema: type[JudgementT],
+    *,
+    criterion: CriterionId,
+    system: str,
+    user: str,
+) -> JudgeOutcome[JudgementT]:
+    provider = provider_of(services, ctx)
+    strictness = get_strictness_config(JUDGE_STRICTNESS_LEVEL)
+    model = services.chat_model(provider, strictness, model=ctx.model, max_tokens=JUDGE_MAX_TOKENS)
+    if model is None:
+        return JudgeOutcome(None, (not_assessed_reason(criterion, NO_LLM),))
+    judgement, call = _ask(model, provider, schema, criterion=criterion, system=system, user=user)
+    missing = () if judgement is not None else (not_assessed_reason(criterion, UNPARSEABLE),)
+    return JudgeOutcome(judgement, missing, [call])
+
+
+def _ask(
     model: BaseChatModel,
-    provider: str,
+    provider: ProviderName,
     schema: type[JudgementT],
     *,
     criterion: CriterionId,
     system: str,
     user: str,
 ) -> tuple[JudgementT | None, LlmCall]:
-    """The parsed judgement (None when the reply does not fit the schema) and the call's accounting."""
     structured = model.with_structured_output(schema, include_raw=True)
     with provider_errors(provider):
         reply = structured.invoke([SystemMessage(system), HumanMessage(user)])

@@ -10,19 +10,24 @@ from langgraph.runtime import Runtime
 
 from nodes.scorecard.context import ScorecardContext
 from nodes.scorecard.evidence import evidence_for, locate_passage
-from nodes.scorecard.judge import ask_judge
+from nodes.scorecard.judge import consult_judge
 from nodes.scorecard.judgements import IdentityJudgement
 from nodes.scorecard.prompts import IDENTITY_SYSTEM, IDENTITY_USER
-from nodes.scorecard.results import CriterionResult, Method, Reason, Verdict
+from nodes.scorecard.results import CriterionResult, Method, Reason, ReasonTemplate, Verdict
 from nodes.scorecard.sentences import Sentence, split_sentences
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.vectors import dna_passage_vectors, similarities
-from nodes.scorecard.verdicts import NO_LLM, UNPARSEABLE, elapsed_ms, judge_model, not_assessed_reason, provider_of
+from nodes.scorecard.verdicts import elapsed_ms
 from stores.brand.models import BrandDNA
 from stores.vector.embedders import Embedder
 
 RULE_TEXT = "Der Text ist kohärent mit dem Identitätskern der Marke"
+PARTIAL = ReasonTemplate("ID-COH-001", RULE_TEXT, "K1")
+CONTRADICTION = ReasonTemplate(
+    "ID-COH-002", RULE_TEXT, "K1", "Die Stelle so fassen, dass sie aus dem Identitätskern folgt, oder streichen."
+)
+DISTANT = ReasonTemplate("ID-COH-003", RULE_TEXT, "K1", "Den Bezug zum Identitätskern ausdrücklich machen.")
 DISAGREEMENT_CONFIDENCE = 0.5
 
 
@@ -43,62 +48,53 @@ def check_identity(
     started = time.perf_counter()
     text, dna = state["text"], state["dna"]
     sentences = split_sentences(text)
-    methods: list[Method] = []
+    methods: tuple[Method, ...] = ()
     metrics: dict[str, Any] = {}
     similarity: float | None = None
     embedder = services.embedder if ctx.use_embeddings else None
     if embedder is not None and sentences:
-        methods.append("embedding")
+        methods = ("embedding",)
         sims = sentence_similarities(embedder, identity_core_text(dna), sentences)
         similarity = round(float(np.mean(sorted(sims, reverse=True)[:3])), 4)
         weakest = int(np.argmin(sims))
         metrics |= {"similarity": similarity, "sentence_similarities": sims, "weakest_sentence": weakest}
-    update: dict[str, Any] = {}
-    reasons: list[Reason] = []
+    measured = "nicht gemessen" if similarity is None else f"{similarity:.2f}"
+    outcome = consult_judge(
+        services,
+        ctx,
+        IdentityJudgement,
+        criterion="K1",
+        system=IDENTITY_SYSTEM,
+        user=IDENTITY_USER.format(
+            identity_core=identity_core_text(dna),
+            guardrails=", ".join(t.term for t in dna.guardrails.forbidden_terms) or "(keine)",
+            similarity=f"{measured} (Schwelle {ctx.thresholds.identity_similarity:.2f})",
+            text=text,
+        ),
+    )
+    reasons = list(outcome.missing)
     confidence: float | None = None
     verdict: Verdict = "not_assessed"
-    model = judge_model(services, ctx)
-    if model is None:
-        reasons.append(not_assessed_reason("K1", NO_LLM))
-    else:
-        methods.append("llm")
-        judgement, call = ask_judge(
-            model,
-            provider_of(services, ctx),
-            IdentityJudgement,
-            criterion="K1",
-            system=IDENTITY_SYSTEM,
-            user=IDENTITY_USER.format(
-                identity_core=identity_core_text(dna),
-                guardrails=", ".join(t.term for t in dna.guardrails.forbidden_terms) or "(keine)",
-                similarity="nicht gemessen"
-                if similarity is None
-                else f"{similarity:.2f} (Schwelle {ctx.thresholds.identity_similarity:.2f})",
-                text=text,
-            ),
+    if outcome.judgement is not None:
+        judgement = outcome.judgement
+        verdict, confidence = _adjudicate(judgement, similarity, ctx.thresholds.identity_similarity)
+        metrics["llm_verdict"] = judgement.verdict
+        metrics["fitting_passages"] = [
+            e.model_dump() for p in judgement.fitting_passages[:2] if (e := locate_passage(text, sentences, p))
+        ]
+        reasons += _reasons(
+            text, sentences, judgement, verdict, similarity, metrics, ctx.thresholds.identity_similarity
         )
-        update["llm_calls"] = [call]
-        if judgement is None:
-            reasons.append(not_assessed_reason("K1", UNPARSEABLE))
-        else:
-            verdict, confidence = _adjudicate(judgement, similarity, ctx.thresholds.identity_similarity)
-            metrics["llm_verdict"] = judgement.verdict
-            metrics["fitting_passages"] = [
-                e.model_dump() for p in judgement.fitting_passages[:2] if (e := locate_passage(text, sentences, p))
-            ]
-            reasons += _reasons(
-                text, sentences, judgement, verdict, similarity, metrics, ctx.thresholds.identity_similarity
-            )
     result = CriterionResult(
         criterion="K1",
         verdict=verdict,
         confidence=confidence,
-        methods=tuple(methods),
+        methods=(*methods, *outcome.methods),
         reasons=tuple(reasons),
         metrics=metrics,
         latency_ms=elapsed_ms(started),
     )
-    return update | {"criteria": {"K1": result}}
+    return {"criteria": {"K1": result}, "llm_calls": outcome.calls}
 
 
 def _adjudicate(judgement: IdentityJudgement, similarity: float | None, threshold: float) -> tuple[Verdict, float]:
@@ -124,34 +120,17 @@ def _reasons(
     if verdict == "pass":
         return []
     reasons = [
-        Reason(
-            rule_id="ID-COH-002",
-            rule_text=RULE_TEXT,
-            criterion="K1",
-            explanation=f"Widerspricht dem Identitätskern: {judgement.explanation}",
-            evidence=evidence,
-            fix_suggestion="Die Stelle so fassen, dass sie aus dem Identitätskern folgt, oder streichen.",
-        )
+        CONTRADICTION.reason(f"Widerspricht dem Identitätskern: {judgement.explanation}", evidence)
         for passage in judgement.contradicting_passages[:2]
         if (evidence := locate_passage(text, sentences, passage)) is not None
     ]
     if judgement.verdict == "mixed" and not reasons:
-        reasons.append(
-            Reason(rule_id="ID-COH-001", rule_text=RULE_TEXT, criterion="K1", explanation=judgement.explanation)
-        )
+        reasons.append(PARTIAL.reason(judgement.explanation))
     if judgement.verdict == "coherent" and similarity is not None and similarity < threshold:
         weakest = sentences[metrics["weakest_sentence"]]
-        reasons.append(
-            Reason(
-                rule_id="ID-COH-003",
-                rule_text=RULE_TEXT,
-                criterion="K1",
-                explanation=(
-                    f"Der LLM-Richter hält den Text für kohärent, die Embedding-Nähe zum Kern ist aber gering"
-                    f" ({similarity:.2f} < {threshold:.2f}); am fernsten ist dieser Satz."
-                ),
-                evidence=evidence_for(text, sentences, weakest.start, weakest.end),
-                fix_suggestion="Den Bezug zum Identitätskern ausdrücklich machen.",
-            )
+        explanation = (
+            "Der LLM-Richter hält den Text für kohärent, die Embedding-Nähe zum Kern ist aber gering"
+            f" ({similarity:.2f} < {threshold:.2f}); am fernsten ist dieser Satz."
         )
+        reasons.append(DISTANT.reason(explanation, evidence_for(text, sentences, weakest.start, weakest.end)))
     return reasons

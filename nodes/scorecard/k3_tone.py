@@ -10,24 +10,15 @@ from langgraph.runtime import Runtime
 
 from nodes.scorecard.context import ScorecardContext
 from nodes.scorecard.evidence import locate_passage
-from nodes.scorecard.judge import ask_judge
+from nodes.scorecard.judge import consult_judge
 from nodes.scorecard.judgements import ToneJudgement
 from nodes.scorecard.prompts import TONE_SYSTEM, TONE_USER
-from nodes.scorecard.results import CriterionResult, Method, Reason, Verdict
+from nodes.scorecard.results import CriterionResult, Reason, Verdict
 from nodes.scorecard.sentences import split_sentences
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.tone import measure_tone
-from nodes.scorecard.verdicts import (
-    NO_LLM,
-    UNPARSEABLE,
-    band,
-    elapsed_ms,
-    judge_model,
-    not_assessed_reason,
-    provider_of,
-    worse,
-)
+from nodes.scorecard.verdicts import band, elapsed_ms, worse
 from stores.brand.models import ToneRule
 
 
@@ -49,49 +40,41 @@ def check_tone(
     reasons = list(report.reasons)
     suggestions = [r.fix_suggestion for r in report.reasons if r.fix_suggestion]
     metrics: dict[str, Any] = {"deterministic_verdict": report.verdict, **report.metrics}
-    methods: list[Method] = ["rules"]
-    update: dict[str, Any] = {}
+    outcome = consult_judge(
+        services,
+        ctx,
+        ToneJudgement,
+        criterion="K3",
+        system=TONE_SYSTEM,
+        user=TONE_USER.format(
+            do_rules=_rule_lines(tone_rules.do),
+            dont_rules=_rule_lines(tone_rules.dont),
+            metrics=json.dumps(report.metrics, ensure_ascii=False),
+            text=text,
+        ),
+    )
     verdict: Verdict
-    model = judge_model(services, ctx)
-    if model is None:
-        verdict = "fail" if report.verdict == "fail" else "not_assessed"
-        if verdict == "not_assessed":
-            reasons.append(not_assessed_reason("K3", NO_LLM))
+    if outcome.judgement is None:
+        verdict = "fail" if report.verdict == "fail" else "not_assessed"  # the judge could only make it stricter
+        reasons += outcome.missing
     else:
-        methods.append("llm")
-        judgement, call = ask_judge(
-            model,
-            provider_of(services, ctx),
-            ToneJudgement,
-            criterion="K3",
-            system=TONE_SYSTEM,
-            user=TONE_USER.format(
-                do_rules=_rule_lines(tone_rules.do),
-                dont_rules=_rule_lines(tone_rules.dont),
-                metrics=json.dumps(report.metrics, ensure_ascii=False),
-                text=text,
-            ),
+        verdict = worse(
+            report.verdict, band(outcome.judgement.score, ctx.thresholds.tone_pass, ctx.thresholds.tone_warn)
         )
-        update["llm_calls"] = [call]
-        if judgement is None:
-            verdict = "fail" if report.verdict == "fail" else "not_assessed"
-            reasons.append(not_assessed_reason("K3", UNPARSEABLE))
-        else:
-            llm_verdict = band(judgement.score, ctx.thresholds.tone_pass, ctx.thresholds.tone_warn)
-            verdict = worse(report.verdict, llm_verdict)
-            metrics["llm_score"] = judgement.score
-            reasons += _judge_reasons(text, judgement, {r.id: r.rule for r in (*tone_rules.do, *tone_rules.dont)})
-            suggestions += judgement.rewrite_hints
+        metrics["llm_score"] = outcome.judgement.score
+        rules = {r.id: r.rule for r in (*tone_rules.do, *tone_rules.dont)}
+        reasons += _judge_reasons(text, outcome.judgement, rules)
+        suggestions += outcome.judgement.rewrite_hints
     result = CriterionResult(
         criterion="K3",
         verdict=verdict,
-        methods=tuple(methods),
+        methods=("rules", *outcome.methods),
         reasons=tuple(reasons) if verdict != "pass" else (),
         suggestions=tuple(dict.fromkeys(suggestions)) if verdict != "pass" else (),
         metrics=metrics,
         latency_ms=elapsed_ms(started),
     )
-    return update | {"criteria": {"K3": result}}
+    return {"criteria": {"K3": result}, "llm_calls": outcome.calls}
 
 
 def _judge_reasons(text: str, judgement: ToneJudgement, rules: dict[str, str]) -> list[Reason]:

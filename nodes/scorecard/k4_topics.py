@@ -16,7 +16,7 @@ from langgraph.runtime import Runtime
 
 from nodes.scorecard.context import ScorecardContext
 from nodes.scorecard.evidence import evidence_for
-from nodes.scorecard.results import CriterionResult, Method, Reason, Verdict
+from nodes.scorecard.results import CriterionResult, Method, Reason, ReasonTemplate, Verdict
 from nodes.scorecard.sentences import split_sentences
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
@@ -30,6 +30,11 @@ Group = Literal["core", "adjacent", "taboo"]
 Label = Literal["core", "adjacent", "out_of_scope", "taboo"]
 LABEL_VERDICTS: dict[Label, Verdict] = {"core": "pass", "adjacent": "warn", "out_of_scope": "fail", "taboo": "fail"}
 RULE_TEXT = "Der Inhalt liegt im Themenkorridor der Marke"
+ADJACENT = ReasonTemplate("TOPIC-001", RULE_TEXT, "K4", "Den Bezug zu einem Kern-Thema der Marke herstellen.")
+OUT_OF_SCOPE = ReasonTemplate(
+    "TOPIC-002", RULE_TEXT, "K4", "Auf ein Kern-Thema der Marke ausrichten oder nicht veröffentlichen."
+)
+TABOO = ReasonTemplate("TOPIC-003", RULE_TEXT, "K4", "Das Tabu-Thema streichen; die Marke äußert sich dazu nicht.")
 
 
 def _topics(corridor: TopicCorridor) -> list[tuple[Group, Topic]]:
@@ -126,50 +131,14 @@ def _reasons(
 ) -> list[Reason]:
     if label == "core":
         return []
-    sentences = split_sentences(text)
     if label == "taboo" and topic is not None:
-        taboo_hits = [h for h in keyword_hits if h.key == topic.id]
-        explanation = f"Tabu-Thema „{topic.name}“"
-        fix = "Das Tabu-Thema streichen; die Marke äußert sich dazu nicht."
-        if not taboo_hits:
-            return [
-                Reason(
-                    rule_id="TOPIC-003",
-                    rule_text=RULE_TEXT,
-                    criterion="K4",
-                    fix_suggestion=fix,
-                    explanation=f"{explanation} (Embedding-Nähe {similarities[topic.id]:.2f}).",
-                )
-            ]
-        return [
-            Reason(
-                rule_id="TOPIC-003",
-                rule_text=RULE_TEXT,
-                criterion="K4",
-                explanation=f"{explanation}: „{text[h.start : h.end]}“.",
-                evidence=evidence_for(text, sentences, h.start, h.end),
-                fix_suggestion=fix,
-            )
-            for h in taboo_hits
-        ]
+        sentences = split_sentences(text)
+        found = [evidence_for(text, sentences, h.start, h.end) for h in keyword_hits if h.key == topic.id]
+        if not found:
+            return [TABOO.reason(f"Tabu-Thema „{topic.name}“ (Embedding-Nähe {similarities[topic.id]:.2f}).")]
+        return [TABOO.reason(f"Tabu-Thema „{topic.name}“: „{e.quote}“.", e) for e in found]
     if label == "adjacent" and topic is not None:
-        return [
-            Reason(
-                rule_id="TOPIC-001",
-                rule_text=RULE_TEXT,
-                criterion="K4",
-                explanation=f"Nur Nachbar-Thema „{topic.name}“, kein Kern-Thema.",
-                fix_suggestion="Den Bezug zu einem Kern-Thema der Marke herstellen.",
-            )
-        ]
+        return [ADJACENT.reason(f"Nur Nachbar-Thema „{topic.name}“, kein Kern-Thema.")]
     best = max(similarities.values(), default=None)
     measured = "" if best is None else f" (höchste Embedding-Nähe {best:.2f} < {threshold:.2f})"
-    return [
-        Reason(
-            rule_id="TOPIC-002",
-            rule_text=RULE_TEXT,
-            criterion="K4",
-            explanation=f"Kein Thema des Korridors erkannt{measured}.",
-            fix_suggestion="Auf ein Kern-Thema der Marke ausrichten oder nicht veröffentlichen.",
-        )
-    ]
+    return [OUT_OF_SCOPE.reason(f"Kein Thema des Korridors erkannt{measured}.")]

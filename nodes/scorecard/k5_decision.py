@@ -10,27 +10,24 @@ from langgraph.runtime import Runtime
 
 from nodes.scorecard.context import ScorecardContext
 from nodes.scorecard.evidence import evidence_for, locate_passage
-from nodes.scorecard.judge import ask_judge
+from nodes.scorecard.judge import consult_judge
 from nodes.scorecard.judgements import DecisionJudgement
 from nodes.scorecard.prompts import DECISION_SYSTEM, DECISION_USER
-from nodes.scorecard.results import CriterionResult, Method, Reason, Verdict
+from nodes.scorecard.results import CriterionResult, Reason, ReasonTemplate, Verdict
 from nodes.scorecard.sentences import Sentence, count_words, split_sentences
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.terms import TermEntry, TermMatcher
-from nodes.scorecard.verdicts import (
-    NO_LLM,
-    UNPARSEABLE,
-    band,
-    elapsed_ms,
-    judge_model,
-    not_assessed_reason,
-    provider_of,
-    worse,
-)
+from nodes.scorecard.verdicts import band, elapsed_ms, worse
 from nodes.scorecard.vocabulary import HEDGE_FORMS, HEDGE_LEMMAS
 
-HEDGE_RULE = "Klare Konsequenz statt Weichmacher (glauben, möchten, helfen, ganzheitlich …)"
+HEDGING = ReasonTemplate(
+    "DEC-001",
+    "Klare Konsequenz statt Weichmacher (glauben, möchten, helfen, ganzheitlich …)",
+    "K5",
+    "Weichmacher streichen und die Konsequenz direkt benennen.",
+)
+VAGUE = ReasonTemplate("DEC-002", "Der Text benennt eine klare Konsequenz, These oder Entscheidung", "K5")
 
 
 @lru_cache(maxsize=1)
@@ -53,73 +50,50 @@ def check_decision_strength(
     reasons: list[Reason] = []
     if too_hedged:
         reasons += [
-            Reason(
-                rule_id="DEC-001",
-                rule_text=HEDGE_RULE,
-                criterion="K5",
-                explanation=f"Weichmacher „{text[h.start : h.end]}“ ({hedge_share:.0%} Weichmacher je Wort).",
-                evidence=evidence_for(text, sentences, h.start, h.end),
-                fix_suggestion="Weichmacher streichen und die Konsequenz direkt benennen.",
+            HEDGING.reason(
+                f"Weichmacher „{text[h.start : h.end]}“ ({hedge_share:.0%} Weichmacher je Wort).",
+                evidence_for(text, sentences, h.start, h.end),
             )
             for h in hedges
         ]
-    methods: list[Method] = ["rules"]
     suggestions: list[str] = []
-    update: dict[str, Any] = {}
-    verdict: Verdict
-    model = judge_model(services, ctx)
-    if model is None:
-        verdict = "not_assessed"
-        reasons.append(not_assessed_reason("K5", NO_LLM))
-    else:
-        methods.append("llm")
-        judgement, call = ask_judge(
-            model,
-            provider_of(services, ctx),
-            DecisionJudgement,
-            criterion="K5",
-            system=DECISION_SYSTEM,
-            user=DECISION_USER.format(hedges=", ".join(metrics["hedges"]) or "keine", text=text),
-        )
-        update["llm_calls"] = [call]
-        if judgement is None:
-            verdict = "not_assessed"
-            reasons.append(not_assessed_reason("K5", UNPARSEABLE))
-        else:
-            metrics["decision_strength"] = judgement.decision_strength
-            verdict = band(judgement.decision_strength, ctx.thresholds.decision_pass, ctx.thresholds.decision_warn)
-            if too_hedged:
-                verdict = worse(verdict, "warn")
-            if verdict != "pass":
-                reasons += _vague_passages(text, sentences, judgement)
-                suggestions += [judgement.suggested_sharpening] if judgement.suggested_sharpening else []
+    outcome = consult_judge(
+        services,
+        ctx,
+        DecisionJudgement,
+        criterion="K5",
+        system=DECISION_SYSTEM,
+        user=DECISION_USER.format(hedges=", ".join(metrics["hedges"]) or "keine", text=text),
+    )
+    verdict: Verdict = "not_assessed"
+    reasons += outcome.missing
+    if outcome.judgement is not None:
+        judgement = outcome.judgement
+        metrics["decision_strength"] = judgement.decision_strength
+        verdict = band(judgement.decision_strength, ctx.thresholds.decision_pass, ctx.thresholds.decision_warn)
+        if too_hedged:
+            verdict = worse(verdict, "warn")
+        if verdict != "pass":
+            reasons += _vague_passages(text, sentences, judgement)
+            suggestions += [judgement.suggested_sharpening] if judgement.suggested_sharpening else []
     if verdict == "pass":
         reasons = []
     result = CriterionResult(
         criterion="K5",
         verdict=verdict,
-        methods=tuple(methods),
+        methods=("rules", *outcome.methods),
         reasons=tuple(reasons),
         suggestions=tuple(suggestions),
         metrics=metrics,
         latency_ms=elapsed_ms(started),
     )
-    return update | {"criteria": {"K5": result}}
+    return {"criteria": {"K5": result}, "llm_calls": outcome.calls}
 
 
 def _vague_passages(text: str, sentences: list[Sentence], judgement: DecisionJudgement) -> list[Reason]:
-    reasons = []
-    for flag in judgement.vagueness_flags:
-        evidence = locate_passage(text, sentences, flag.quote)
-        if evidence is not None:
-            reasons.append(
-                Reason(
-                    rule_id="DEC-002",
-                    rule_text="Der Text benennt eine klare Konsequenz, These oder Entscheidung",
-                    criterion="K5",
-                    explanation=flag.issue,
-                    evidence=evidence,
-                    fix_suggestion=judgement.suggested_sharpening or None,
-                )
-            )
-    return reasons
+    vague = VAGUE._replace(fix=judgement.suggested_sharpening or None)
+    return [
+        vague.reason(flag.issue, evidence)
+        for flag in judgement.vagueness_flags
+        if (evidence := locate_passage(text, sentences, flag.quote)) is not None
+    ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from langgraph.runtime import Runtime
 
@@ -15,6 +15,32 @@ from stores.brand.models import parse_semver
 from stores.brand.store import DnaVersionInfo
 
 CHANGE_LABELS = {"editorial": "redaktionell", "methodical": "methodisch", "structural": "strukturell"}
+REVALIDATION_RULE = "Methodische oder strukturelle DNA-Änderungen erzwingen eine neue Prüfung"
+
+
+class VersionOutcome(NamedTuple):
+    verdict: Verdict
+    rule_id: str
+    rule_text: str
+    explanation: str
+    fix: str
+
+
+OUTCOMES: dict[str, VersionOutcome] = {
+    "revalidate_required": VersionOutcome(
+        "fail", "VER-001", REVALIDATION_RULE, "Der Inhalt bezieht sich auf DNA {reference}; seitdem: {changes}.",
+        "Inhalt gegen DNA {current} neu prüfen und die Referenz auf {current} setzen.",
+    ),
+    "unknown_version": VersionOutcome(
+        "fail", "VER-002", "Die DNA-Referenz muss eine gespeicherte Version sein",
+        "DNA-Version {reference} ist für diese Marke nicht gespeichert.", "DNA-Referenz des Inhalts korrigieren.",
+    ),
+    "newer_than_checked": VersionOutcome(
+        "warn", "VER-003", REVALIDATION_RULE,
+        "Der Inhalt bezieht sich auf DNA {reference}, geprüft wurde gegen die ältere {current}.",
+        "Gegen DNA {reference} prüfen.",
+    ),
+}  # fmt: skip
 
 
 def version_status(
@@ -42,38 +68,17 @@ def check_dna_version(state: ScorecardState, runtime: Runtime[ScorecardContext])
     changes = ", ".join(f"{v.dna_version} ({CHANGE_LABELS.get(v.change_kind or '', 'ohne Angabe')})" for v in since)
     verdict: Verdict = "pass"
     reasons: list[Reason] = []
-    rule_text = "Methodische oder strukturelle DNA-Änderungen erzwingen eine neue Prüfung"
-    if status == "revalidate_required":
-        verdict = "fail"
+    if status in OUTCOMES:
+        outcome = OUTCOMES[status]
+        verdict = outcome.verdict
+        values = {"reference": reference, "current": current, "changes": changes}
         reasons.append(
             Reason(
-                rule_id="VER-001",
-                rule_text=rule_text,
+                rule_id=outcome.rule_id,
+                rule_text=outcome.rule_text,
                 criterion="K7",
-                explanation=f"Der Inhalt bezieht sich auf DNA {reference}; seitdem: {changes}.",
-                fix_suggestion=f"Inhalt gegen DNA {current} neu prüfen und die Referenz auf {current} setzen.",
-            )
-        )
-    elif status == "unknown_version":
-        verdict = "fail"
-        reasons.append(
-            Reason(
-                rule_id="VER-002",
-                rule_text="Die DNA-Referenz muss eine gespeicherte Version sein",
-                criterion="K7",
-                explanation=f"DNA-Version {reference} ist für diese Marke nicht gespeichert.",
-                fix_suggestion="DNA-Referenz des Inhalts korrigieren.",
-            )
-        )
-    elif status == "newer_than_checked":
-        verdict = "warn"
-        reasons.append(
-            Reason(
-                rule_id="VER-003",
-                rule_text=rule_text,
-                criterion="K7",
-                explanation=f"Der Inhalt bezieht sich auf DNA {reference}, geprüft wurde gegen die ältere {current}.",
-                fix_suggestion=f"Gegen DNA {reference} prüfen.",
+                explanation=outcome.explanation.format(**values),
+                fix_suggestion=outcome.fix.format(**values),
             )
         )
     result = CriterionResult(

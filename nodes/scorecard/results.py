@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -45,6 +45,25 @@ class Reason(_Frozen):
     evidence: Evidence | None = None
     fix_suggestion: str | None = None
     block_ref: Block | None = Field(None, description="Bei LOW-DNA-MATURITY: der DNA-Baustein, der nachzuschärfen ist.")
+
+
+class ReasonTemplate(NamedTuple):
+    """A rule as the criterion nodes cite it; ``reason`` fills in the case at hand."""
+
+    rule_id: str
+    rule_text: str
+    criterion: CriterionId
+    fix: str | None = None
+
+    def reason(self, explanation: str, evidence: Evidence | None = None) -> Reason:
+        return Reason(
+            rule_id=self.rule_id,
+            rule_text=self.rule_text,
+            criterion=self.criterion,
+            explanation=explanation,
+            evidence=evidence,
+            fix_suggestion=self.fix,
+        )
 
 
 class CriterionResult(_Frozen):

@@ -13,9 +13,12 @@ _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 _LAST_TOKEN = re.compile(r"(\w+)\W*$")
 _NEXT_WORD = re.compile(r"\s+[\"'„“»«‚(\[]?(\w+)")
 _LINE_BREAK = re.compile(r"\n(?![ \t]*[a-zäöüß])")
-_PREVIOUS_WORD = re.compile(r"(\w+)\.?\s+\d+$")
+_PREVIOUS_WORD = re.compile(r"(\w+|§)\.?\s*\d+$")
 LOOKBEHIND_CHARS = 40  # enough for the word before a period; searching from 0 would be quadratic
-CARDINAL_MARKERS = frozenset({"nr", "nummer", "platz", "rang", "top", "no"})
+# Before these a number is a cardinal reference ("die Nr. 1.", "nach Abs. 2."), not an ordinal ("am 3. Mai").
+CARDINAL_MARKERS = frozenset(
+    {"nr", "nummer", "no", "platz", "rang", "top", "abs", "absatz", "art", "artikel", "s", "seite", "kap", "ziff", "§"}
+)
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ def _ends_sentence(text: str, start: int, end: int) -> bool:
         return True  # "(siehe oben). Neu": the period follows a bracket or quote
     if token.lower() in ABBREVIATIONS or (len(token) == 1 and token.isalpha()):
         return False
-    if token.isdigit() and len(token) <= 3:  # "im 3. Quartal", "am 3. Mai" – but "die Nr. 1. Wir …" ends
+    if token.isdigit() and len(token) <= 3:
         before = _PREVIOUS_WORD.search(text, max(0, start - LOOKBEHIND_CHARS), start)
         return before is not None and before.group(1).lower() in CARDINAL_MARKERS
     return True

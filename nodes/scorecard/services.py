@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from langchain_core.language_models import BaseChatModel
 
 from nodes.settings import ProviderName
+from nodes.shared.llm import ChatModelSource
 from nodes.shared.strictness import StrictnessConfig
 from stores.brand.audit import AuditEntry, StoredAudit
 from stores.brand.models import BrandDNA
@@ -31,7 +32,7 @@ class ScorecardAuditSink(Protocol):
     def record_owner_decision(self, audit_id: int, *, status: str, decision: dict[str, Any]) -> StoredAudit: ...
 
 
-class ScorecardServices(Protocol):
+class ScorecardServices(ChatModelSource, Protocol):
     @property
     def brands(self) -> BrandDirectory: ...
 
@@ -40,15 +41,6 @@ class ScorecardServices(Protocol):
 
     @property
     def embedder(self) -> Embedder | None: ...
-
-    @property
-    def default_provider(self) -> ProviderName: ...
-
-    def model_name(self, provider: ProviderName) -> str: ...
-
-    def chat_model(
-        self, provider: ProviderName, strictness: StrictnessConfig, *, model: str | None, max_tokens: int | None = None
-    ) -> BaseChatModel | None: ...
 
 
 @dataclass(frozen=True)

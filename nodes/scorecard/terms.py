@@ -27,6 +27,7 @@ _LOOKALIKES = tuple((c, " ") for c in "\n\t\r\x0b\x0c\xa0\u2007\u2009\u202f") + 
     ("\u2011", "-"),
 )
 _SPACE_RUN = re.compile(" {2,}")
+_PLAIN_VOWELS = str.maketrans("äöüß", "aous")  # "Märkte" starts like "Markt"
 _TRANSLITERATION = (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss"))
 
 
@@ -71,20 +72,20 @@ def _forms_by_lemma() -> dict[bytes, list[bytes]]:
 
 def _shares_stem(form: str, word: str) -> bool:
     """Keep forms that start like the entry: 'besser' is a form of 'gut' but not a spelling of it."""
-    return _transliterate(form[:2]) == _transliterate(word[:2])
+    return form[:2].translate(_PLAIN_VOWELS) == word[:2].translate(_PLAIN_VOWELS)
 
 
 def inflections(word: str) -> set[str]:
     """Lower-cased forms sharing the word's lemma, plus the regular German endings (the dictionary is sparse for
-    rarer words: it knows 'disruptiver' but not 'disruptive')."""
+    rarer words: it knows 'disruptiver' but not 'disruptive'). Pass the word as written: case tells nouns apart."""
     lemma = simplemma.lemmatize(word, lang="de")
-    index = _forms_by_lemma()
+    lowered = fold_case(word)
     candidates = {lemma.lower()}
     for spelling in {lemma, lemma.lower(), lemma.capitalize()}:
-        candidates.update(form.decode().lower() for form in index.get(spelling.encode(), ()))
-    forms = {word} | {form for form in candidates if _shares_stem(form, word)}
-    if word.replace("-", "").isalpha():
-        forms.update(word + suffix for suffix in REGULAR_ENDINGS)
+        candidates.update(form.decode().lower() for form in _forms_by_lemma().get(spelling.encode(), ()))
+    forms = {lowered} | {form for form in candidates if _shares_stem(form, lowered)}
+    if lowered.replace("-", "").isalpha():
+        forms.update(lowered + suffix for suffix in REGULAR_ENDINGS)
     return forms
 
 
@@ -119,17 +120,17 @@ def _transliterate(form: str) -> str:
 
 def spellings(text: str, *, inflect: bool) -> set[str]:
     """Every lower-cased spelling an entry matches."""
-    words = fold_case(text).split()
+    words = text.split()
     if inflect:
         per_word = [sorted(inflections(w)) for w in words]
         combinations = 1
         for forms in per_word:
             combinations *= len(forms)
         if combinations > MAX_PHRASE_VARIANTS:  # long phrases: inflect the head (last word) only
-            per_word = [[w] for w in words[:-1]] + [per_word[-1]]
+            per_word = [[fold_case(w)] for w in words[:-1]] + [per_word[-1]]
         variants = {" ".join(parts) for parts in itertools.product(*per_word)}
     else:
-        variants = {" ".join(words)}
+        variants = {fold_case(" ".join(words))}
     return variants | {_transliterate(v) for v in variants} | {v.replace("ß", "ss") for v in variants}
 
 

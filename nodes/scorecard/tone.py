@@ -9,7 +9,7 @@ Reusable outside the scorecard graph::
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import regex
 import simplemma
@@ -29,6 +29,37 @@ _SUPERLATIVE_ENDING = regex.compile(r"(?:e?st|(?<=[szx])t)(?:e|en|er|es|em)")
 _PARTICIPLE_SHAPE = regex.compile(r"^(?:\w*ge\w+|be\w+|ver\w+|er\w+|zer\w+|ent\w+|emp\w+|miss\w+|\w+ier)(?:t|en)$")
 _VERB_LEMMA = regex.compile(r"(?:en|ern|eln)$")
 _PLAIN_VOWELS = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
+
+
+class StyleCheck(NamedTuple):
+    rule_id: str
+    limit: str  # field of StyleParameters
+    metric: str  # key of the measured metrics
+    severe_factor: float  # beyond limit × factor the deviation alone fails K3
+    rule_text: str
+    explanation: str
+    fix: str
+
+
+STYLE_CHECKS = (
+    StyleCheck(
+        "TONE-LEN-001", "max_sentence_words", "max_sentence_words", 1.5, "Sätze höchstens {limit} Wörter",
+        "Der längste Satz hat {value} Wörter.", "Den Satz teilen: eine Aussage pro Satz.",
+    ),
+    StyleCheck(
+        "TONE-LEN-002", "max_avg_sentence_words", "avg_sentence_words", 1.5,
+        "Mittlere Satzlänge höchstens {limit:g} Wörter", "Die Sätze sind im Mittel {value:g} Wörter lang.",
+        "Lange Sätze teilen, Einschübe streichen.",
+    ),
+    StyleCheck(
+        "TONE-PASSIVE-001", "max_passive_share", "passive_share", 2.0, "Passivanteil höchstens {limit:.0%}",
+        "{value:.0%} der Sätze stehen im Passiv.", "Aktiv formulieren: Wer tut was?",
+    ),
+    StyleCheck(
+        "TONE-FILLER-001", "max_filler_share", "filler_share", 2.0, "Füllwortanteil höchstens {limit:.0%}",
+        "{value:.0%} der Wörter sind Füllwörter.", "Füllwörter streichen; die Aussage trägt ohne sie.",
+    ),
+)  # fmt: skip
 
 
 class ToneReport(BaseModel):
@@ -55,7 +86,7 @@ def is_past_participle(token: str) -> bool:
     lowered = token.lower()
     if not _PARTICIPLE_SHAPE.match(lowered):
         return False
-    lemma = simplemma.lemmatize(lowered, lang="de").lower()
+    lemma = simplemma.lemmatize(token, lang="de").lower()  # as written: 'Gebiet' is a noun, 'gebiet' no word
     return lemma != lowered and bool(_VERB_LEMMA.search(lemma))
 
 
@@ -68,6 +99,10 @@ def is_superlative(token: str) -> bool:
     lemma = simplemma.lemmatize(token, lang="de").lower().translate(_PLAIN_VOWELS)
     plain = token.lower().translate(_PLAIN_VOWELS)
     return lemma != plain and plain.startswith(lemma) and bool(_SUPERLATIVE_ENDING.fullmatch(plain, len(lemma)))
+
+
+def _span(sentence: Sentence) -> tuple[int, int]:
+    return sentence.start, sentence.end
 
 
 def measure_tone(text: str, tone_rules: ToneRules) -> ToneReport:
@@ -95,68 +130,36 @@ def measure_tone(text: str, tone_rules: ToneRules) -> ToneReport:
         "filler_share": round(len(fillers) / words, 3) if words else 0.0,
         "hype_hits": [text[s:e] for s, e in hype],
     }
+    spans: dict[str, tuple[int, int] | None] = {
+        "TONE-LEN-001": _span(sentences[lengths.index(max(lengths))]) if sentences else None,
+        "TONE-LEN-002": None,
+        "TONE-PASSIVE-001": _span(passive[0]) if passive else None,
+        "TONE-FILLER-001": (fillers[0].start, fillers[0].end) if fillers else None,
+    }
     findings: list[tuple[Reason, bool]] = []  # (reason, severe)
-
-    def add(
-        rule_id: str, rule_text: str, explanation: str, span: tuple[int, int] | None, fix: str, severe: bool
-    ) -> None:
-        evidence = evidence_for(text, sentences, *span) if span else None
-        reason = Reason(
-            rule_id=rule_id,
-            rule_text=rule_text,
-            criterion="K3",
-            explanation=explanation,
-            evidence=evidence,
-            fix_suggestion=fix,
-        )
-        findings.append((reason, severe))
-
-    if style.max_sentence_words is not None and metrics["max_sentence_words"] > style.max_sentence_words:
-        longest = sentences[lengths.index(metrics["max_sentence_words"])]
-        add(
-            "TONE-LEN-001",
-            f"Sätze höchstens {style.max_sentence_words} Wörter",
-            f"Der längste Satz hat {metrics['max_sentence_words']} Wörter.",
-            (longest.start, longest.end),
-            "Den Satz teilen: eine Aussage pro Satz.",
-            metrics["max_sentence_words"] > 1.5 * style.max_sentence_words,
-        )
-    if style.max_avg_sentence_words is not None and metrics["avg_sentence_words"] > style.max_avg_sentence_words:
-        add(
-            "TONE-LEN-002",
-            f"Mittlere Satzlänge höchstens {style.max_avg_sentence_words:g} Wörter",
-            f"Die Sätze sind im Mittel {metrics['avg_sentence_words']:g} Wörter lang.",
-            None,
-            "Lange Sätze teilen, Einschübe streichen.",
-            metrics["avg_sentence_words"] > 1.5 * style.max_avg_sentence_words,
-        )
-    if style.max_passive_share is not None and metrics["passive_share"] > style.max_passive_share:
-        add(
-            "TONE-PASSIVE-001",
-            f"Passivanteil höchstens {style.max_passive_share:.0%}",
-            f"{len(passive)} von {len(sentences)} Sätzen stehen im Passiv.",
-            (passive[0].start, passive[0].end),
-            "Aktiv formulieren: Wer tut was?",
-            metrics["passive_share"] > 2 * style.max_passive_share,
-        )
-    if style.max_filler_share is not None and metrics["filler_share"] > style.max_filler_share:
-        add(
-            "TONE-FILLER-001",
-            f"Füllwortanteil höchstens {style.max_filler_share:.0%}",
-            f"{len(fillers)} Füllwörter auf {words} Wörter ({metrics['filler_share']:.0%}).",
-            (fillers[0].start, fillers[0].end),
-            "Füllwörter streichen; die Aussage trägt ohne sie.",
-            metrics["filler_share"] > 2 * style.max_filler_share,
-        )
+    for check in STYLE_CHECKS:
+        limit, value = getattr(style, check.limit), metrics[check.metric]
+        if limit is not None and value > limit:
+            span = spans[check.rule_id]
+            reason = Reason(
+                rule_id=check.rule_id,
+                rule_text=check.rule_text.format(limit=limit),
+                criterion="K3",
+                explanation=check.explanation.format(value=value),
+                evidence=evidence_for(text, sentences, *span) if span else None,
+                fix_suggestion=check.fix,
+            )
+            findings.append((reason, value > check.severe_factor * limit))
     for start, end in hype:
-        add(
-            "TONE-HYPE-001",
-            "Keine Superlative und Hype-Wörter",
-            f"„{text[start:end]}“ ist ein Superlativ oder Hype-Wort.",
-            (start, end),
-            "Durch eine prüfbare Angabe ersetzen (Zahl, Beispiel, Vergleichsmaßstab).",
-            len(hype) > 1,
+        reason = Reason(
+            rule_id="TONE-HYPE-001",
+            rule_text="Keine Superlative und Hype-Wörter",
+            criterion="K3",
+            explanation=f"„{text[start:end]}“ ist ein Superlativ oder Hype-Wort.",
+            evidence=evidence_for(text, sentences, start, end),
+            fix_suggestion="Durch eine prüfbare Angabe ersetzen (Zahl, Beispiel, Vergleichsmaßstab).",
         )
+        findings.append((reason, len(hype) > 1))
     categories = {reason.rule_id for reason, _ in findings}
     verdict: Verdict = "pass"
     if findings:
