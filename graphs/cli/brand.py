@@ -69,6 +69,7 @@ def scorecard(
     content_id: Annotated[str | None, typer.Option(help="Stabile Inhalts-ID; Standard: Hash des Texts.")] = None,
     content_type: Annotated[ContentType, typer.Option(help="linkedin_post, website, offer oder other.")] = "other",
     audience: Annotated[str | None, typer.Option(help="Zielgruppe.")] = None,
+    topic: Annotated[str | None, typer.Option(help="Thema laut Redaktionsplan.")] = None,
     channel: Annotated[str | None, typer.Option(help="Kanal.")] = None,
     owner: Annotated[
         str | None, typer.Option(help="Als Marken-Owner Grenzfälle hier freigeben oder ablehnen (interrupt).")
@@ -83,6 +84,8 @@ def scorecard(
         payload["content_id"] = content_id
     if audience is not None:
         payload["audience"] = audience
+    if topic is not None:
+        payload["topic"] = topic
     if channel is not None:
         payload["channel"] = channel
     if dna_version_ref is not None:

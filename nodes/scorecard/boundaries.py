@@ -8,8 +8,8 @@ Reusable outside the scorecard graph (the answer graph checks a bot's answer wit
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -48,8 +48,7 @@ class BoundaryReport(BaseModel):
         return not self.violations and not self.timed_out_rules
 
 
-@dataclass(frozen=True)
-class RuleHit:
+class RuleHit(NamedTuple):
     rule_id: str
     start: int
     end: int

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 import ahocorasick
 import simplemma
@@ -49,8 +50,7 @@ class TermEntry:
     inflect: bool = True
 
 
-@dataclass(frozen=True)
-class TermHit:
+class TermHit(NamedTuple):  # a tuple: created per hit, thousands per long text
     start: int
     end: int
     key: str
@@ -89,27 +89,33 @@ def inflections(word: str) -> set[str]:
     return forms
 
 
-def _collapse_spaces(folded: str) -> tuple[str, Callable[[int], int]]:
-    """'alles  aus einer Hand' → single spaces, plus the map from collapsed offsets back to the original.
+def _normalise(text: str) -> tuple[str, Callable[[int], int]]:
+    """Case-folded text with every whitespace run as one space, plus the map from its offsets to the original.
 
-    The map is built on first use: most texts have no hit to map back.
+    One regex pass finds what needs changing (runs, tabs, line breaks); the map is built on first use because
+    most texts have no hit to map back.
     """
-    if "  " not in folded:
-        return folded, lambda offset: offset
+    lowered = fold_case(text)
+    if "  " not in lowered:
+        return lowered, _same_offset
     thresholds: list[int] = []
     shifts: list[int] = []
 
     def to_original(offset: int) -> int:
         if not thresholds:
             removed = 0
-            for run in _SPACE_RUN.finditer(folded):
+            for run in _SPACE_RUN.finditer(lowered):
                 thresholds.append(run.start() + 1 - removed)
                 removed += run.end() - run.start() - 1
                 shifts.append(removed)
         index = bisect.bisect_right(thresholds, offset) - 1
         return offset + (shifts[index] if index >= 0 else 0)
 
-    return _SPACE_RUN.sub(" ", folded), to_original
+    return _SPACE_RUN.sub(" ", lowered), to_original
+
+
+def _same_offset(offset: int) -> int:
+    return offset
 
 
 def _transliterate(form: str) -> str:
@@ -156,16 +162,18 @@ class TermMatcher:
         """Hits in text order; a hit must not continue a word on either side (hyphens and quotes end words)."""
         if self._automaton is None:
             return []
-        folded, to_original = _collapse_spaces(fold_case(text))
-        size = len(folded)
+        folded, to_original = _normalise(text)
+        last_index = len(folded) - 1
         hits: list[TermHit] = []
         for last, (length, form, word_start, word_end, keys) in self._automaton.iter(folded):
             start = last - length + 1
-            if word_start and start > 0 and folded[start - 1].isalnum():
+            if word_start and start and folded[start - 1].isalnum():
                 continue
-            if word_end and last + 1 < size and folded[last + 1].isalnum():
+            if word_end and last < last_index and folded[last + 1].isalnum():
                 continue
-            start, end = to_original(start), to_original(last) + 1
-            hits.extend(TermHit(start, end, key, entry, form) for key, entry in keys)
+            if to_original is not _same_offset:
+                start, last = to_original(start), to_original(last)
+            for key, entry in keys:
+                hits.append(TermHit(start, last + 1, key, entry, form))
         hits.sort(key=lambda hit: (hit.start, -hit.end))
         return hits

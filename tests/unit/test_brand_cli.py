@@ -61,9 +61,8 @@ def test_scorecard_without_llm_from_text_and_file(tmp_path: Path) -> None:
     assert "FAIL · Score" in result.output and "GR-CLAIM-001" in result.output and "GR-TERM-001" in result.output
     post = tmp_path / "post.txt"
     post.write_text("Wir prüfen jede Annahme Ihrer Entscheidung in drei Wochen.", encoding="utf-8")
-    as_json = runner.invoke(
-        cli, ["scorecard", str(post), "--brand", "kantwerk", "--json", "--content-type", "offer", "--ref", "1.0.0"]
-    )
+    options = ["--json", "--content-type", "offer", "--ref", "1.0.0", "--audience", "Beirat", "--topic", "Standort"]
+    as_json = runner.invoke(cli, ["scorecard", str(post), "--brand", "kantwerk", *options])
     assert as_json.exit_code == 0, as_json.output
     validation = json.loads(as_json.output)
     assert (validation["status"], validation["content_type"], validation["dna_version_ref"]) == (
@@ -72,6 +71,7 @@ def test_scorecard_without_llm_from_text_and_file(tmp_path: Path) -> None:
         "1.0.0",
     )
     assert validation["criteria"]["K7"]["reasons"][0]["rule_id"] == "VER-001"
+    assert validation["context"] == {"audience": "Beirat", "topic": "Standort", "channel": None}
 
 
 def test_scorecard_errors_are_german() -> None:
