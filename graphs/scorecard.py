@@ -52,7 +52,7 @@ def build_scorecard(
 
     builder.add_edge(START, "load_brand_dna")
     builder.add_edge("load_brand_dna", "assess_maturity")
-    builder.add_conditional_edges("assess_maturity", fan_out_criteria, list(CRITERION_NODES.values()))
+    builder.add_conditional_edges("assess_maturity", fan_out_criteria, [*CRITERION_NODES.values(), "decide_status"])
     for node in CRITERION_NODES.values():
         builder.add_edge(node, "decide_status")
     builder.add_edge("decide_status", "record_audit")

@@ -67,4 +67,5 @@ def assess_maturity(state: ScorecardState) -> dict[str, Any]:
 def fan_out_criteria(state: ScorecardState, runtime: Runtime[ScorecardContext]) -> list[Send]:
     """One parallel branch per enabled criterion; disabled ones are reported as not assessed later."""
     ctx = runtime.context or ScorecardContext()
-    return [Send(CRITERION_NODES[c], state) for c in CRITERIA if c in ctx.criteria]
+    branches = [Send(CRITERION_NODES[c], state) for c in CRITERIA if c in ctx.criteria]
+    return branches or [Send("decide_status", state)]

@@ -126,6 +126,8 @@ def _reasons(
     ]
     if judgement.verdict == "mixed" and not reasons:
         reasons.append(PARTIAL.reason(judgement.explanation))
+    if judgement.verdict == "contradicts" and not reasons:  # no cited passage was found in the text
+        reasons.append(CONTRADICTION.reason(f"Widerspricht dem Identitätskern: {judgement.explanation}"))
     if judgement.verdict == "coherent" and similarity is not None and similarity < threshold:
         weakest = sentences[metrics["weakest_sentence"]]
         explanation = (

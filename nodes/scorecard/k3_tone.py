@@ -13,13 +13,15 @@ from nodes.scorecard.evidence import locate_passage
 from nodes.scorecard.judge import consult_judge
 from nodes.scorecard.judgements import ToneJudgement
 from nodes.scorecard.prompts import TONE_SYSTEM, TONE_USER
-from nodes.scorecard.results import CriterionResult, Reason, Verdict
+from nodes.scorecard.results import CriterionResult, Reason, ReasonTemplate, Verdict
 from nodes.scorecard.sentences import split_sentences
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.tone import measure_tone
 from nodes.scorecard.verdicts import band, elapsed_ms, worse
 from stores.brand.models import ToneRule
+
+JUDGED_TONE = ReasonTemplate("TONE-LLM-001", "Ton-Regeln der Marke (LLM-Richter)", "K3")
 
 
 def _rule_lines(rules: tuple[ToneRule, ...]) -> str:
@@ -64,6 +66,8 @@ def check_tone(
         metrics["llm_score"] = outcome.judgement.score
         rules = {r.id: r.rule for r in (*tone_rules.do, *tone_rules.dont)}
         reasons += _judge_reasons(text, outcome.judgement, rules)
+        if verdict != "pass" and not reasons:  # every rejection is explained, if only by the score
+            reasons.append(JUDGED_TONE.reason(f"Ton-Score des LLM-Richters {outcome.judgement.score}/100."))
         suggestions += outcome.judgement.rewrite_hints
     result = CriterionResult(
         criterion="K3",
@@ -87,8 +91,8 @@ def _judge_reasons(text: str, judgement: ToneJudgement, rules: dict[str, str]) -
         known = finding.rule_id in rules
         reasons.append(
             Reason(
-                rule_id=finding.rule_id if known and finding.rule_id else "TONE-LLM-001",
-                rule_text=rules[finding.rule_id] if known and finding.rule_id else "Ton-Regeln der Marke (LLM-Richter)",
+                rule_id=finding.rule_id if known and finding.rule_id else JUDGED_TONE.rule_id,
+                rule_text=rules[finding.rule_id] if known and finding.rule_id else JUDGED_TONE.rule_text,
                 criterion="K3",
                 explanation=finding.note,
                 evidence=evidence,

@@ -75,6 +75,8 @@ def check_decision_strength(
             verdict = worse(verdict, "warn")
         if verdict != "pass":
             reasons += _vague_passages(text, sentences, judgement)
+            if not reasons:  # every rejection is explained, if only by the score
+                reasons.append(VAGUE.reason(f"decision_strength des LLM-Richters {judgement.decision_strength}/100."))
             suggestions += [judgement.suggested_sharpening] if judgement.suggested_sharpening else []
     if verdict == "pass":
         reasons = []

@@ -33,7 +33,8 @@ _TRANSLITERATION = (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss"))
 
 
 def fold_case(text: str) -> str:
-    """Lower-case with every offset kept, so hits map straight back onto the original text."""
+    """Lower-case, any whitespace as a plain space, typographic apostrophes and hyphens as ASCII – with every
+    offset kept, so hits map straight back onto the original text."""
     lowered = text.lower()
     if len(lowered) != len(text):  # e.g. 'İ' lowers to two code points
         lowered = "".join(low if len(low := ch.lower()) == 1 else ch for ch in text)
@@ -92,8 +93,7 @@ def inflections(word: str) -> set[str]:
 def _normalise(text: str) -> tuple[str, Callable[[int], int]]:
     """Case-folded text with every whitespace run as one space, plus the map from its offsets to the original.
 
-    One regex pass finds what needs changing (runs, tabs, line breaks); the map is built on first use because
-    most texts have no hit to map back.
+    The map is built on first use: most texts have no hit to map back.
     """
     lowered = fold_case(text)
     if "  " not in lowered:

@@ -181,6 +181,13 @@ def test_feature_flags_skip_criteria(demo_db: Database) -> None:
     assert AuditStore(demo_db).get(validation.audit_id).feature_flags["criteria_enabled"] == ["K6", "K7"]
 
 
+def test_with_every_criterion_switched_off_the_run_still_ends_with_a_verdict(demo_db: Database) -> None:
+    graph = build_scorecard(services_for(demo_db)).compile()
+    context = ScorecardContext(brand_id=BRAND, criteria=frozenset())
+    validation = graph.invoke({"text": "Wir prüfen Annahmen."}, context=context)["validation"]
+    assert (validation.status, validation.score) == ("INSUFFICIENT_INFORMATION", 0.0)
+
+
 def test_every_criterion_runs_in_parallel_between_maturity_and_status(demo_db: Database) -> None:
     case = BY_ID["li-01-pass"]
     graph = build_scorecard(services_for(demo_db, judge=replay_judges(case.judges))).compile()

@@ -103,6 +103,24 @@ def test_k5_decision_strength_bands(db: Database, strength: int, verdict: str) -
     assert (call.criterion, call.model, call.parsed) == ("K5", "replayed-judges", True) and call.total_tokens > 0
 
 
+def test_every_non_pass_has_a_reason_even_without_cited_passages(db: Database) -> None:
+    contradiction = {
+        "verdict": "contradicts",
+        "contradicting_passages": ["fehlt"],
+        "explanation": "x",
+        "confidence": 0.9,
+    }
+    services = _judged(db, K1=contradiction, K3={"score": 55}, K5={"decision_strength": 45})
+    for node, criterion, rule_id in (
+        (check_identity, "K1", "ID-COH-002"),
+        (check_tone, "K3", "TONE-LLM-001"),
+        (check_decision_strength, "K5", "DEC-002"),
+    ):
+        result = call_node(node, demo_state(GOOD), services=services)["criteria"][criterion]
+        assert result.verdict in ("warn", "fail")
+        assert [(r.rule_id, r.evidence) for r in result.reasons] == [(rule_id, None)]
+
+
 def test_k5_hedging_caps_a_strong_judgement(db: Database) -> None:
     text = "Wir glauben, dass wir vielleicht helfen könnten. Möglicherweise lohnt es sich."
     result = call_node(check_decision_strength, demo_state(text), services=_judged(db, K5={"decision_strength": 90}))[
