@@ -76,7 +76,8 @@ def _ask_with_review(resources: AppResources, question: str, context: AnswerCont
             decision: dict[str, Any] = {"action": action}
             if action == "edit":
                 decision["answer"] = typer.prompt("Neue Antwort (mit Belegen in [eckigen Klammern])")
-            result = graph.invoke(Command[Any](resume=decision), config, context=context)
+            resume: Command[Any] = Command(resume=decision)
+            result = graph.invoke(resume, config, context=context)
         return result
 
 
