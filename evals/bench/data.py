@@ -88,3 +88,21 @@ class CachedEmbedder:
         if text not in self._queries:
             self._queries[text] = self._inner.embed_query(text)
         return self._queries[text]
+
+
+def write_law_kb(rows: Sequence[dict[str, Any]], target: Path) -> Path:
+    """Write the federal-law sections (``de_gesetze/kb_paragraphs.jsonl``) as KB entries for ``ingest_kb``."""
+    with target.open("w", encoding="utf-8") as out:
+        for row in rows:
+            entry = {
+                "id": row["id"],
+                "title": row["heading"],
+                "section": row["law_title"],
+                "text": row["text"],
+                "stand": "2022-03",
+                "work": row["law_title"],
+                "official": True,
+                "source_ref": row.get("source"),
+            }
+            out.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    return target

@@ -31,6 +31,7 @@ from evals.bench.data import (
     load_passages,
     load_queries,
     read_jsonl,
+    write_law_kb,
 )
 from stores.ingest.kb import ingest_kb
 from stores.kb.store import KnowledgeBase
@@ -182,20 +183,7 @@ def refusal_report(
 def law_timings(laws_path: Path, embedder: Embedder | None, settings: StoreSettings, workdir: Path) -> dict[str, Any]:
     """Ingest the federal-law KB through the real ingestion path, then time KB searches."""
     rows = read_jsonl(laws_path)
-    source = workdir / "laws.jsonl"
-    with source.open("w", encoding="utf-8") as out:
-        for row in rows:
-            entry = {
-                "id": row["id"],
-                "title": row["heading"],
-                "section": row["law_title"],
-                "text": row["text"],
-                "stand": "2022-03",
-                "work": row["law_title"],
-                "official": True,
-                "source_ref": row.get("source"),
-            }
-            out.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    source = write_law_kb(rows, workdir / "laws.jsonl")
     database = open_database(f"sqlite:///{workdir / 'laws.db'}")
     client = QdrantClient(path=str(workdir / "laws-qdrant"))
     try:

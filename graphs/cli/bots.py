@@ -28,6 +28,7 @@ def create(
     strictness: Level = 3,
     refusal_message: Annotated[str | None, typer.Option(help="Eigener Ablehnungssatz.")] = None,
     disclaimer_message: Annotated[str | None, typer.Option(help="Eigener Hinweissatz.")] = None,
+    exist_ok: Annotated[bool, typer.Option("--exist-ok", help="Kein Fehler, wenn es den Bot schon gibt.")] = False,
 ) -> None:
     """Einen Bot anlegen."""
     try:
@@ -39,7 +40,12 @@ def create(
             refusal_message=refusal_message,
             disclaimer_message=disclaimer_message,
         )
-    except (BotExists, InvalidStrictness) as exc:
+    except BotExists as exc:
+        if exist_ok:
+            console.print(f"Bot [bold]{bot_id}[/] gibt es schon; unverändert.")
+            return
+        fail(str(exc))
+    except InvalidStrictness as exc:
         fail(str(exc))
     console.print(f"Bot [bold]{bot.id}[/] angelegt (KB {bot.kb_id}, Stufe {bot.knowledge_strictness}).")
 

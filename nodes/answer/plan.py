@@ -1,0 +1,85 @@
+"""plan_queries: a cheap gate first; only complex questions go to the LLM planner."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import regex
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field, ValidationError
+
+from nodes.answer.context import AnswerContext
+from nodes.answer.prompts import PLANNER_SYSTEM_PROMPT
+from nodes.answer.runtime import context_of, usage_of
+from nodes.answer.services import AnswerServices
+from nodes.answer.state import AnswerState, PlannedQuery, QuestionType
+from nodes.shared.llm import ProviderError, provider_errors
+
+log = logging.getLogger(__name__)
+
+_SURVEY = regex.compile(
+    r"(?i)\b(?:überblick|übersicht|alle\b|sämtliche|welche\s+\w+\s+gibt\s+es|welche\s+arten|"
+    r"welche\s+(?:\w+\s+){0,3}(?:gibt|existieren)|arten\s+von|liste\b)"
+)
+_DECISION = regex.compile(
+    r"(?i)\b(?:lohnt\s+sich|besser|günstig(?:er|ste\w*)|optimal\w*|vorteilhaft\w*|"
+    r"(?:soll|sollte)\s+ich|vergleich\w*|unterschied\w*|entweder)\b"
+)
+_QUESTION_WORD = regex.compile(r"(?i)\b(?:wie|was|wann|wo|wer|welche\w*|warum|wieso|weshalb|wieviel\w*)\b")
+LONG_QUESTION_WORDS = 25
+
+
+class QueryPlan(BaseModel):
+    """Structured planner output."""
+
+    question_type: QuestionType = Field(description="specific | survey | decision")
+    queries: list[PlannedQuery] = Field(description="Eigenständige deutsche Suchanfragen")
+
+
+def classify_question(question: str) -> tuple[bool, QuestionType]:
+    """(needs the LLM planner, heuristic question type)."""
+    if _SURVEY.search(question):
+        return True, "survey"
+    if _DECISION.search(question):
+        return True, "decision"
+    multi_part = question.count("?") > 1 or len(_QUESTION_WORD.findall(question)) > 1
+    return multi_part or len(question.split()) > LONG_QUESTION_WORDS, "specific"
+
+
+def plan_queries(state: AnswerState, runtime: Runtime[AnswerContext], *, services: AnswerServices) -> dict[str, Any]:
+    question = state["question_for_model"]
+    policy = state["policy"]
+    needs_planner, heuristic_type = classify_question(question)
+    plain = {"planned_queries": [PlannedQuery(text=question)], "question_type": heuristic_type}
+    model = services.chat_model(policy.provider, policy.strictness, model=policy.model) if needs_planner else None
+    if model is None:
+        return plain
+    ctx = context_of(runtime)
+    messages = [
+        SystemMessage(PLANNER_SYSTEM_PROMPT.format(max_queries=ctx.max_sub_queries)),
+        HumanMessage(question),
+    ]
+    try:
+        with provider_errors(policy.provider):
+            result = model.with_structured_output(QueryPlan, include_raw=True).invoke(messages)
+    except (ProviderError, ValueError, ValidationError) as exc:
+        log.warning("planner failed, falling back to the plain question: %s", exc)
+        return plain
+    assert isinstance(result, dict)
+    raw = result.get("raw")
+    usage = {"plan_queries": usage_of(raw)} if isinstance(raw, AIMessage) else {}
+    plan = result.get("parsed")
+    if not isinstance(plan, QueryPlan) or not plan.queries:
+        log.warning("planner returned no usable plan: %s", result.get("parsing_error"))
+        return {**plain, "token_usage": usage}
+    queries = [PlannedQuery(text=question)]  # the question itself keeps its own wording in the search
+    for planned in plan.queries:
+        if planned.text.strip() and planned.text.strip() not in {q.text for q in queries}:
+            queries.append(PlannedQuery(text=planned.text.strip(), stand_year=planned.stand_year))
+    return {
+        "planned_queries": queries[: ctx.max_sub_queries + 1],
+        "question_type": plan.question_type,
+        "token_usage": usage,
+    }

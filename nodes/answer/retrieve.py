@@ -1,0 +1,53 @@
+"""retrieve_passages and assess_retrieval: fused multi-query search in the bot's KB, then the score gate."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+
+from nodes.answer.context import AnswerContext
+from nodes.answer.runtime import context_of
+from nodes.answer.services import AnswerServices
+from nodes.answer.state import AnswerState
+from stores.kb.store import KnowledgeBaseNotFound
+
+
+def retrieve_passages(
+    state: AnswerState, runtime: Runtime[AnswerContext], *, services: AnswerServices
+) -> dict[str, Any]:
+    """Search only the policy's KB; when the planner names one stand year, entries of that year go first."""
+    ctx = context_of(runtime)
+    policy = state["policy"]
+    planned = state["planned_queries"]
+    limit = ctx.survey_retrieval_limit if state.get("question_type") == "survey" else ctx.retrieval_limit
+    try:
+        hits = services.knowledge_base.search(policy.kb_id, [p.text for p in planned], limit=limit)
+    except KnowledgeBaseNotFound as exc:
+        return {"error": str(exc), "hits": [], "conflicts": []}
+    years = {str(p.stand_year) for p in planned if p.stand_year is not None}
+    if len(years) == 1:
+        year = years.pop()
+        hits = sorted(hits, key=lambda h: (h.cross_ref_extra, not h.stand.startswith(year), h.rank))
+    return {"hits": hits, "conflicts": services.knowledge_base.conflicts(policy.kb_id)}
+
+
+def assess_retrieval(state: AnswerState) -> dict[str, Any]:
+    """Compare the best score with the level's min_score; refusing here costs no LLM call."""
+    policy = state["policy"]
+    ranked = [h for h in state["hits"] if not h.cross_ref_extra]
+    if state.get("error"):
+        return {}
+    refusal = {"answer": policy.refusal_message, "refused": True, "verified": True, "bucket": "refused"}
+    if not ranked:
+        return {**refusal, "low_score_action": None}
+    if max(h.score for h in ranked) >= policy.strictness.min_score:
+        return {"low_score_action": None}
+    action = policy.strictness.low_score_action
+    if action == "refuse":
+        return {**refusal, "low_score_action": action}
+    return {"low_score_action": action}
+
+
+def route_after_assess_retrieval(state: AnswerState) -> Literal["trim_context", "finalize_answer"]:
+    return "finalize_answer" if state.get("refused") or state.get("error") else "trim_context"

@@ -1,0 +1,31 @@
+"""screen_input: reject unusable questions, flag guardrail topics, keep personal data away from the LLM."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+
+from nodes.answer.context import AnswerContext
+from nodes.answer.prompts import EMPTY_QUESTION, QUESTION_TOO_LONG
+from nodes.answer.runtime import context_of
+from nodes.answer.state import AnswerState
+from nodes.shared.guardrails import detect_categories, redact_pii
+
+
+def screen_input(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[str, Any]:
+    if state.get("error"):
+        return {}
+    ctx = context_of(runtime)
+    question = state["question"]
+    if not question.strip():
+        return {"error": EMPTY_QUESTION}
+    if len(question) > ctx.max_question_chars:
+        return {"error": QUESTION_TOO_LONG.format(length=len(question), limit=ctx.max_question_chars)}
+    flags = detect_categories(question, state["policy"].strictness.guardrail_categories)
+    question_for_model = redact_pii(question) if "pii" in flags else question
+    return {"guardrail_flags": flags, "question_for_model": question_for_model.strip()}
+
+
+def route_after_screen_input(state: AnswerState) -> Literal["plan_queries", "finalize_answer"]:
+    return "finalize_answer" if state.get("error") else "plan_queries"

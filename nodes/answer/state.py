@@ -1,0 +1,138 @@
+"""Typed state of the answer graph: input, output record, and the working state between them."""
+
+import operator
+from typing import Annotated, Literal, Required
+
+from pydantic import BaseModel, ConfigDict
+from typing_extensions import TypedDict
+
+from nodes.settings import ProviderName
+from nodes.shared.strictness import GuardrailCategory, LowScoreAction, StrictnessConfig
+from stores.brand.models import Guardrails
+from stores.kb.models import Hit, KBConflict
+
+QuestionType = Literal["specific", "survey", "decision"]
+Bucket = Literal["delivered", "refused", "human_review", "invalid_input"]
+Verdict = Literal["supported", "partially", "unsupported", "unconfirmed"]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class ResolvedPolicy(Frozen):
+    """Who answers, from which KB, how strictly, with which model and which sentences."""
+
+    bot_id: str | None
+    kb_id: str
+    strictness: StrictnessConfig
+    provider: ProviderName
+    model: str
+    refusal_message: str
+    disclaimer_message: str
+    uncertain_message: str
+    brand_guardrails: Guardrails | None = None
+
+
+class PlannedQuery(Frozen):
+    text: str
+    stand_year: int | None = None
+
+
+class SourceRecord(Frozen):
+    id: str
+    title: str
+    section: str
+    stand: str
+    work: str
+    official: bool
+
+
+class StrictnessRecord(Frozen):
+    level: int
+    key: str
+    name: str
+
+
+class BlockNote(Frozen):
+    """Map-step output: distilled bullet points of one block, each ending with the block's citation."""
+
+    entry_id: str
+    bullets: tuple[str, ...]
+
+
+class ClaimVerdict(Frozen):
+    claim: str
+    cited_ids: tuple[str, ...]
+    verdict: Verdict
+    confidence: float
+    method: Literal["deterministic", "llm", "none"]
+    reason: str = ""
+
+
+class NodeUsage(TypedDict):
+    calls: int
+    input_tokens: int
+    output_tokens: int
+
+
+def merge_usage(current: dict[str, NodeUsage], update: dict[str, NodeUsage]) -> dict[str, NodeUsage]:
+    """Sum token usage per node across calls (map workers, retries and regeneration included)."""
+    merged = dict(current)
+    for node, usage in update.items():
+        before = merged.get(node, NodeUsage(calls=0, input_tokens=0, output_tokens=0))
+        merged[node] = NodeUsage(
+            calls=before["calls"] + usage["calls"],
+            input_tokens=before["input_tokens"] + usage["input_tokens"],
+            output_tokens=before["output_tokens"] + usage["output_tokens"],
+        )
+    return merged
+
+
+class AnswerInput(TypedDict):
+    question: str
+
+
+class AnswerOutput(TypedDict, total=False):
+    question: Required[str]
+    answer: str
+    refused: bool
+    verified: bool
+    citations: list[str]
+    sources: list[SourceRecord]
+    n_context: int
+    model: str
+    strictness: StrictnessRecord
+    regenerations: int
+    planned_queries: list[PlannedQuery]
+    confidence: float
+    bucket: Bucket
+    violations: list[str]
+    latency_ms: int
+    token_usage: Annotated[dict[str, NodeUsage], merge_usage]
+    guardrail_flags: list[GuardrailCategory]
+    draft: str | None
+    error: str | None
+    low_score_action: LowScoreAction | None
+    notices: list[str]
+    review_decision: str | None
+
+
+class AnswerState(AnswerInput, AnswerOutput, total=False):
+    started_at: float
+    policy: ResolvedPolicy
+    question_for_model: str
+    question_type: QuestionType
+    hits: list[Hit]
+    context_blocks: list[Hit]
+    conflicts: list[KBConflict]
+    notes: Annotated[list[BlockNote], operator.add]
+    claims: list[ClaimVerdict]
+
+
+class BlockGroupTask(TypedDict):
+    """Payload of one map worker: a few blocks to distil for the question."""
+
+    question_for_model: str
+    blocks: list[Hit]
+    policy: ResolvedPolicy

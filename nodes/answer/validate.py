@@ -1,0 +1,142 @@
+"""validate_answer: deterministic checks that decide whether a draft may go on, be regenerated or withheld."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import regex
+
+from nodes.answer.blocks import evidence_text
+from nodes.answer.prompts import BRAND_RULE_BROKEN, BRAND_RULE_UNCHECKED
+from nodes.answer.state import AnswerState, ResolvedPolicy
+from nodes.scorecard.boundaries import find_boundary_violations
+from nodes.shared.citations import cited_ids, numbers_in, unsupported_numbers, without_citations
+from nodes.shared.text import split_sentences
+from stores.brand.models import Guardrails
+from stores.kb.models import Hit, KBConflict
+from stores.vector.analyzer import analyze
+
+MIN_FACTUAL_TERMS = 4
+MAX_LISTED = 3
+_NON_OFFICIAL_MENTION = regex.compile(r"(?i)nicht[\s-]*amtlich|inoffiziell|keine\s+amtliche")
+_TAKES_SIDES = regex.compile(
+    r"(?i)\b(?:maßgeblich\w*|verbindlicher\w*|aktueller\w*|spezifischer\w*|vorrangig\w*|gilt\s+vorrang|"
+    r"ist\s+(?:richtig|korrekt|zutreffend)|setzt\s+sich\s+durch)\b"
+)
+_LEAK = regex.compile(
+    r"(?i)\b(?:regel\s+\d+|gemäß\s+(?:den\s+|meinen\s+)?(?:regeln|vorgaben)|system-?prompt|meine[nr]?\s+"
+    r"(?:anweisungen|vorgaben)|kontextbl(?:ock|öcke)\w*|block\s+\d+)\b"
+)
+
+
+def is_factual(sentence: str) -> bool:
+    """A statement that needs evidence: not a question, not a lead-in, and a number or enough content words."""
+    stripped = sentence.strip()
+    if not stripped or stripped.endswith(("?", ":")):
+        return False
+    body = without_citations(stripped)
+    return bool(numbers_in(body)) or len(analyze(body)) >= MIN_FACTUAL_TERMS
+
+
+def is_refusal(answer: str, policy: ResolvedPolicy) -> bool:
+    """Only the refusal (or uncertain) sentence and nothing factual besides it."""
+    rest = answer
+    for sentence in (policy.refusal_message, policy.uncertain_message):
+        rest = rest.replace(sentence, " ")
+    if rest == answer:
+        return False
+    return not any(is_factual(s) for s in split_sentences(rest))
+
+
+def find_violations(
+    answer: str, question: str, blocks: Sequence[Hit], conflicts: Sequence[KBConflict], policy: ResolvedPolicy
+) -> list[str]:
+    """Every reason the answer may not be delivered as it stands, in German (they are fed back to the model)."""
+    if not answer.strip():
+        return ["Die Antwort ist leer."]
+    allowed = {hit.entry_id: hit for hit in blocks}
+    cited = cited_ids(answer)
+    violations = []
+    invented = [i for i in cited if i not in allowed]
+    if invented:
+        violations.append(f"Zitierte IDs, die nicht im Kontext stehen: {', '.join(invented)}.")
+    if is_refusal(answer, policy):
+        return violations
+    sentences = split_sentences(answer)
+    uncited = [s for s in sentences if is_factual(s) and not cited_ids(s)]
+    if not cited:
+        violations.append("Die Antwort belegt keine Aussage mit einer ID.")
+    elif uncited:
+        listed = "; ".join(f"„{s[:80]}“" for s in uncited[:MAX_LISTED])
+        violations.append(f"Aussagen ohne Beleg: {listed}.")
+    evidence = [evidence_text(allowed[i]) for i in cited if i in allowed]
+    numbers = unsupported_numbers(answer, evidence)
+    if numbers:
+        violations.append(f"Zahlen, die in keinem zitierten Block stehen: {', '.join(dict.fromkeys(numbers))}.")
+    violations += _conflict_violations(answer, question, sentences, set(allowed), conflicts)
+    used_unofficial = [i for i in cited if i in allowed and not allowed[i].official]
+    if used_unofficial and not _NON_OFFICIAL_MENTION.search(answer):
+        violations.append(f"Nicht amtliche Quelle ohne Hinweis darauf verwendet: {', '.join(used_unofficial)}.")
+    if _LEAK.search(answer):
+        violations.append("Die Antwort erwähnt interne Vorgaben oder Blocknummern.")
+    if policy.brand_guardrails is not None:
+        violations += brand_violations(answer, policy.brand_guardrails)
+    return violations
+
+
+def brand_violations(answer: str, guardrails: Guardrails) -> list[str]:
+    """The bot's brand boundaries (scorecard K6), checked deterministically; a rule that timed out fails closed."""
+    report = find_boundary_violations(answer, guardrails)
+    problems = [
+        BRAND_RULE_BROKEN.format(
+            rule_id=reason.rule_id,
+            quote=reason.evidence.quote if reason.evidence else "",
+            fix=reason.fix_suggestion or reason.explanation,
+        )
+        for reason in report.violations
+    ]
+    if report.timed_out_rules:
+        problems.append(BRAND_RULE_UNCHECKED.format(rules=", ".join(report.timed_out_rules)))
+    return problems
+
+
+def _conflict_violations(
+    answer: str, question: str, sentences: list[str], in_context: set[str], conflicts: Sequence[KBConflict]
+) -> list[str]:
+    """A declared conflict with both sides in context must be shown openly when the answer touches it."""
+    problems = []
+    cited = set(cited_ids(answer))
+    question_terms = set(analyze(question))
+    for conflict in conflicts:
+        ids = set(conflict.ids)
+        topic_terms = set(analyze(conflict.topic))
+        asked = bool(topic_terms) and len(topic_terms & question_terms) * 2 >= len(topic_terms)
+        if not ids <= in_context or not (asked or ids & cited):
+            continue
+        if "⚠" not in answer or not ids <= cited:
+            both = " und ".join(f"[{i}]" for i in conflict.ids)
+            problems.append(f"Der Quellenkonflikt „{conflict.topic}“ muss mit ⚠ und {both} offen dargestellt werden.")
+        elif any(_TAKES_SIDES.search(s) and set(cited_ids(s)) & ids for s in sentences):
+            problems.append(
+                f"Der Quellenkonflikt „{conflict.topic}“ darf nicht zugunsten einer Quelle aufgelöst werden."
+            )
+    return problems
+
+
+def validate_answer(state: AnswerState) -> dict[str, Any]:
+    violations = find_violations(
+        state["answer"], state["question_for_model"], state["context_blocks"], state["conflicts"], state["policy"]
+    )
+    return {"violations": violations}
+
+
+def route_after_validate_answer(
+    state: AnswerState,
+) -> Literal["critique_answer", "regenerate_answer", "withhold_answer"]:
+    """Exactly one regeneration; the extractive provider has no model to regenerate with."""
+    if not state["violations"]:
+        return "critique_answer"
+    if state.get("regenerations", 0) < 1 and state["policy"].provider != "extractive":
+        return "regenerate_answer"
+    return "withhold_answer"

@@ -1,0 +1,148 @@
+"""A small, precisely known KB and scripted services for answer-graph tests (real Qdrant, real SQLite)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import AIMessage
+
+from stores.kb.models import Hit, KBConflict
+from stores.kb.store import KnowledgeBase
+
+KB_ID = "test-hr"
+ID_PATTERN = r"^[a-z]{2}-[a-z]{3}-\d{2}$"
+
+ENTRIES: list[dict[str, Any]] = [
+    {
+        "id": "lb-url-01",
+        "title": "Erholungsurlaub",
+        "section": "Urlaub",
+        "stand": "2026-01",
+        "work": "Personalhandbuch",
+        "official": True,
+        "cross_refs": ["lb-url-02"],
+        "text": "Vollzeitbeschäftigte erhalten 30 Arbeitstage Erholungsurlaub pro Kalenderjahr. "
+        "Teilzeitkräfte erhalten den Urlaubsanspruch anteilig nach ihren Arbeitstagen.",
+    },
+    {
+        "id": "lb-url-02",
+        "title": "Sonderurlaub",
+        "section": "Urlaub",
+        "stand": "2026-01",
+        "work": "Personalhandbuch",
+        "official": True,
+        "text": "Für die eigene Hochzeit gewährt das Unternehmen 2 Tage Sonderurlaub. "
+        "Bei einem Umzug aus dienstlichem Anlass gibt es 1 Tag Sonderurlaub.",
+    },
+    {
+        "id": "lb-url-03",
+        "title": "Bildungsurlaub",
+        "section": "Urlaub",
+        "stand": "2025-07",
+        "work": "Personalhandbuch",
+        "official": True,
+        "text": "Für anerkannte Weiterbildungen stehen 5 Tage Bildungsurlaub pro Kalenderjahr zur Verfügung.",
+    },
+    {
+        "id": "lb-geh-01",
+        "title": "Gehaltszahlung",
+        "section": "Vergütung",
+        "stand": "2026-01",
+        "work": "Personalhandbuch",
+        "official": True,
+        "text": "Das Gehalt wird am letzten Bankarbeitstag des Monats auf das Gehaltskonto überwiesen. "
+        "Abweichende Zahltage regelt lb-abw-04.",
+    },
+    {
+        "id": "lb-bav-01",
+        "title": "Betriebliche Altersvorsorge",
+        "section": "Vergütung",
+        "stand": "2026-01",
+        "work": "Personalhandbuch",
+        "official": True,
+        "text": "Der Arbeitgeber bezuschusst die Entgeltumwandlung mit 15 % des umgewandelten Betrags.",
+    },
+    {
+        "id": "lb-rei-01",
+        "title": "Verpflegungspauschale",
+        "section": "Reisekosten",
+        "stand": "2026-01",
+        "work": "Reisekostenrichtlinie",
+        "official": True,
+        "text": "Die Verpflegungspauschale beträgt 28 Euro bei einer Abwesenheit von 24 Stunden.",
+    },
+    {
+        "id": "lb-hom-01",
+        "title": "Homeoffice",
+        "section": "Arbeitszeit",
+        "stand": "2026-03",
+        "work": "Betriebsvereinbarung Mobiles Arbeiten",
+        "official": True,
+        "text": "Beschäftigte dürfen bis zu 3 Tage pro Woche im Homeoffice arbeiten.",
+    },
+    {
+        "id": "lb-pra-02",
+        "title": "Mitarbeiterprämie 2026",
+        "section": "Sozialversicherung",
+        "stand": "2026-01",
+        "work": "Personalhandbuch",
+        "official": True,
+        "text": "Die Mitarbeiterprämie 2026 bis 3.000 Euro ist beitragsfrei in der Sozialversicherung.",
+    },
+    {
+        "id": "wk-pra-01",
+        "title": "Mitarbeiterprämie 2026 in der Praxis",
+        "section": "Sozialversicherung",
+        "stand": "2026-02",
+        "work": "Praxisleitfaden Lohn",
+        "official": False,
+        "text": "Die Mitarbeiterprämie 2026 ist sozialversicherungspflichtig und wird voll verbeitragt.",
+    },
+]
+CONFLICT = {
+    "ids": ["lb-pra-02", "wk-pra-01"],
+    "topic": "Mitarbeiterprämie 2026",
+    "sides": {
+        "lb-pra-02": "ordnet die Prämie als beitragsfrei ein",
+        "wk-pra-01": "nennt die Prämie sozialversicherungspflichtig",
+    },
+}
+
+
+def write_kb_jsonl(folder: Path) -> Path:
+    path = folder / "kb.jsonl"
+    lines = [json.dumps(entry, ensure_ascii=False) for entry in ENTRIES]
+    lines.append(json.dumps({"type": "conflict", **CONFLICT}, ensure_ascii=False))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def tool_call(schema: str, **args: Any) -> AIMessage:
+    """A scripted structured-output reply (what with_structured_output parses)."""
+    return AIMessage(content="", tool_calls=[{"name": schema, "args": args, "id": "call-1"}])
+
+
+def length_cut(content: str) -> AIMessage:
+    return AIMessage(content=content, response_metadata={"done_reason": "length"})
+
+
+class CountingKnowledgeBase:
+    """The real KnowledgeBase, with search results memoised per query (property tests run thousands)."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self._kb = kb
+        self._cache: dict[tuple[str, tuple[str, ...], int], list[Hit]] = {}
+        self.searches = 0
+
+    def search(self, kb_id: str, queries: Sequence[str], *, limit: int = 10) -> list[Hit]:
+        key = (kb_id, tuple(queries), limit)
+        if key not in self._cache:
+            self.searches += 1
+            self._cache[key] = self._kb.search(kb_id, queries, limit=limit)
+        return self._cache[key]
+
+    def conflicts(self, kb_id: str) -> list[KBConflict]:
+        return self._kb.conflicts(kb_id)

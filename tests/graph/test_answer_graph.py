@@ -1,0 +1,396 @@
+"""The answer graph, edge by edge: scripted models at the LLM boundary, real Qdrant and SQLite behind it."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
+
+from graphs.answer import build_answer_graph
+from nodes.answer.context import AnswerContext
+from nodes.answer.prompts import SOFT_HINT
+from nodes.answer.services import StaticServices
+from nodes.shared.scripted_llm import ScriptedChatModel, ScriptStep
+from nodes.shared.strictness import DEFAULT_DISCLAIMER_MESSAGE, DEFAULT_REFUSAL_MESSAGE, get_strictness_config
+from stores.brand.importer import load_dna_file
+from stores.brand.store import BrandStore
+from stores.kb.store import KnowledgeBase
+from stores.sql.answers import AnswerRecordStore
+from stores.sql.bots import BotStore
+from stores.sql.engine import Database
+from tests.graph.answer_fixtures import KB_ID, CountingKnowledgeBase, length_cut, tool_call
+
+UNCERTAIN = AnswerContext().uncertain_message
+REPO = Path(__file__).resolve().parents[2]
+URLAUB_ANSWER = (
+    "Vollzeitbeschäftigte erhalten 30 Arbeitstage Erholungsurlaub pro Kalenderjahr (Stand 2026-01) [lb-url-01]."
+)
+
+
+class Run:
+    """One graph run: its final state, the nodes it passed, and the scripted model it used."""
+
+    def __init__(self, services: StaticServices, question: str, script: list[ScriptStep], **context: Any) -> None:
+        self.model = ScriptedChatModel(script=script)
+        services.model = self.model
+        self.graph = build_answer_graph(services).compile(checkpointer=InMemorySaver())
+        self.config: RunnableConfig = {"configurable": {"thread_id": uuid.uuid4().hex}}
+        self.context = AnswerContext(**({"kb_id": KB_ID} | context))
+        self.path: list[str] = []
+        self._stream({"question": question})
+
+    def _stream(self, payload: Any) -> None:
+        for update in self.graph.stream(payload, self.config, context=self.context, stream_mode="updates"):
+            self.path.extend(update)
+
+    def resume(self, decision: dict[str, Any]) -> None:
+        self._stream(Command(resume=decision))
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return dict(self.graph.get_state(self.config).values)
+
+    @property
+    def llm_calls(self) -> int:
+        return len(self.model.calls)
+
+
+def test_simple_question_needs_one_llm_call_and_is_delivered(services: StaticServices) -> None:
+    run = Run(services, "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?", [URLAUB_ANSWER])
+    out = run.state
+    assert run.llm_calls == 1 and "plan_queries" in run.path
+    assert out["bucket"] == "delivered" and out["verified"] and not out["refused"]
+    assert out["citations"] == ["lb-url-01"]
+    assert out["sources"][0].stand == "2026-01"
+    assert out["confidence"] == 1.0
+    assert out["token_usage"]["draft_answer"]["calls"] == 1
+    assert out["strictness"].key == "balanced" and out["model"] == "scripted"
+
+
+def test_complex_question_goes_through_the_planner(services: StaticServices) -> None:
+    plan = tool_call(
+        "QueryPlan", question_type="specific", queries=[{"text": "Urlaubstage Vollzeit"}, {"text": "Zahltag Gehalt"}]
+    )
+    answer = URLAUB_ANSWER + " Das Gehalt wird am letzten Bankarbeitstag des Monats überwiesen [lb-geh-01]."
+    run = Run(services, "Wie viele Urlaubstage habe ich und wann wird das Gehalt gezahlt?", [plan, answer])
+    out = run.state
+    assert run.llm_calls == 2
+    assert [q.text for q in out["planned_queries"]][1:] == ["Urlaubstage Vollzeit", "Zahltag Gehalt"]
+    assert set(out["citations"]) == {"lb-url-01", "lb-geh-01"}
+    assert out["bucket"] == "delivered"
+
+
+def test_planner_failure_falls_back_to_the_question(services: StaticServices) -> None:
+    run = Run(
+        services,
+        "Wie viele Urlaubstage habe ich und wann wird das Gehalt gezahlt?",
+        [AIMessage(content="kein Plan"), URLAUB_ANSWER],
+    )
+    out = run.state
+    assert [q.text for q in out["planned_queries"]] == [
+        "Wie viele Urlaubstage habe ich und wann wird das Gehalt gezahlt?"
+    ]
+    assert out["bucket"] == "delivered"
+
+
+def _map_reply(messages: list[Any]) -> str:
+    """A map worker that distils every block it was shown (and tries one foreign citation)."""
+    prompt = str(messages[-1].content)
+    ids = [line.split("[", 1)[1].split("]", 1)[0] for line in prompt.splitlines() if line.startswith("Block ")]
+    return "\n".join([f"- Regelung zu diesem Urlaub [{i}]" for i in ids] + ["- Erfunden [lb-xyz-99]"])
+
+
+def test_survey_question_maps_blocks_and_keeps_citations(services: StaticServices) -> None:
+    plan = tool_call("QueryPlan", question_type="survey", queries=[{"text": "Urlaubsarten"}])
+
+    def synthesize(messages: list[Any]) -> str:
+        prompt = str(messages[-1].content)
+        assert "[lb-xyz-99]" not in prompt  # bullets citing outside their group never reach the reduce step
+        return (
+            "Es gibt Erholungsurlaub mit 30 Arbeitstagen pro Kalenderjahr [lb-url-01], "
+            "Sonderurlaub von 2 Tagen für die eigene Hochzeit [lb-url-02] und "
+            "5 Tage Bildungsurlaub pro Kalenderjahr [lb-url-03]."
+        )
+
+    groups = -(-len(_survey_hits(services)) // 3)
+    run = Run(services, "Welche Arten von Urlaub gibt es?", [plan, *[_map_reply] * groups, synthesize])
+    out = run.state
+    assert "summarize_blocks" in run.path
+    assert out["token_usage"]["summarize_blocks"]["calls"] == groups
+    assert {n.entry_id for n in out["notes"]} == {h.entry_id for h in out["context_blocks"]}
+    assert set(out["citations"]) == {"lb-url-01", "lb-url-02", "lb-url-03"}
+    assert out["bucket"] == "delivered" and out["verified"]
+
+
+def _survey_hits(services: StaticServices) -> list[Any]:
+    ctx = AnswerContext(kb_id=KB_ID)
+    hits: list[Any] = services.knowledge_base.search(
+        KB_ID, ["Welche Arten von Urlaub gibt es?", "Urlaubsarten"], limit=ctx.survey_retrieval_limit
+    )
+    return hits
+
+
+def test_invalid_citation_is_regenerated_once_then_valid(services: StaticServices) -> None:
+    run = Run(
+        services,
+        "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?",
+        ["Es gibt 30 Arbeitstage Erholungsurlaub [lb-url-77].", URLAUB_ANSWER],
+    )
+    out = run.state
+    assert run.path.count("regenerate_answer") == 1 and out["regenerations"] == 1
+    feedback = str(run.model.calls[1][-1].content)
+    assert "lb-url-77" in feedback and "[lb-url-01]" in feedback
+    assert out["verified"] and out["citations"] == ["lb-url-01"] and out["bucket"] == "delivered"
+
+
+def test_invalid_twice_gives_the_uncertain_refusal(services: StaticServices) -> None:
+    bad = "Vollzeitkräfte erhalten 30 Arbeitstage [lb-url-77]."
+    worse = "Vollzeitkräfte erhalten 45 Arbeitstage Urlaub im Jahr [lb-url-01]."
+    run = Run(services, "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?", [bad, worse])
+    out = run.state
+    assert out["answer"] == UNCERTAIN and out["refused"] and out["verified"] is False
+    assert out["draft"] == worse
+    assert any("45" in v for v in out["violations"])
+    assert run.llm_calls == 2 and "critique_answer" not in run.path
+
+
+def test_empty_retrieval_refuses_without_llm_call(sparse_kb: tuple[Database, KnowledgeBase]) -> None:
+    database, kb = sparse_kb
+    services = StaticServices(CountingKnowledgeBase(kb), BotStore(database), AnswerRecordStore(database))
+    run = Run(services, "Xylophon Quasar Zeppelin?", [])
+    out = run.state
+    assert out["hits"] == [] and run.llm_calls == 0
+    assert out["refused"] and out["answer"] == DEFAULT_REFUSAL_MESSAGE and out["bucket"] == "refused"
+
+
+OFF_TOPIC = "Welche Farbe hat das Logo der Fußballmannschaft aus Bremen?"
+
+
+@pytest.mark.parametrize(
+    ("level", "llm_calls", "refused", "notice"),
+    [(1, 0, True, None), (2, 1, False, DEFAULT_DISCLAIMER_MESSAGE), (4, 1, False, SOFT_HINT), (5, 1, False, None)],
+)
+def test_low_score_actions(
+    services: StaticServices, level: int, llm_calls: int, refused: bool, notice: str | None
+) -> None:
+    top = max(h.score for h in services.knowledge_base.search(KB_ID, [OFF_TOPIC], limit=8))
+    assert top < get_strictness_config(4).min_score  # the question really scores low in this KB
+    reply = "Dazu habe ich nur: Beschäftigte dürfen bis zu 3 Tage pro Woche im Homeoffice arbeiten [lb-hom-01]."
+    run = Run(services, OFF_TOPIC, [reply], strictness=level)
+    out = run.state
+    assert run.llm_calls == llm_calls and out["refused"] is refused
+    assert out["low_score_action"] == (None if level == 5 else get_strictness_config(level).low_score_action)
+    if notice:
+        assert out["answer"].endswith(notice) and out["notices"] == [notice]
+    else:
+        assert not out.get("notices")
+
+
+def test_unsupported_number_is_a_violation(services: StaticServices) -> None:
+    run = Run(
+        services,
+        "Wie hoch ist die Verpflegungspauschale?",
+        [
+            "Die Verpflegungspauschale beträgt 32 Euro bei 24 Stunden Abwesenheit [lb-rei-01].",
+            "Die Verpflegungspauschale beträgt 28 Euro bei 24 Stunden Abwesenheit (Stand 2026-01) [lb-rei-01].",
+        ],
+    )
+    out = run.state
+    assert out["regenerations"] == 1
+    assert "32" in str(run.model.calls[1][-1].content)
+    assert out["bucket"] == "delivered" and "28 Euro" in out["answer"]
+
+
+PRAEMIE = "Ist die Mitarbeiterprämie 2026 sozialversicherungspflichtig?"
+CONFLICT_ANSWER = (
+    "⚠ Die Quellen widersprechen sich: [lb-pra-02] nennt die Mitarbeiterprämie 2026 bis 3.000 Euro beitragsfrei, "
+    "[wk-pra-01] nennt sie sozialversicherungspflichtig. Hinweis: [wk-pra-01] stammt aus einem nicht amtlichen Werk."
+)
+
+
+def test_declared_conflict_must_be_shown_with_both_ids(services: StaticServices) -> None:
+    one_sided = "Die Mitarbeiterprämie 2026 bis 3.000 Euro ist beitragsfrei in der Sozialversicherung [lb-pra-02]."
+    run = Run(services, PRAEMIE, [one_sided, CONFLICT_ANSWER])
+    out = run.state
+    assert {"lb-pra-02", "wk-pra-01"} <= {h.entry_id for h in out["context_blocks"]}
+    assert "Quellenkonflikt" in str(run.model.calls[1][-1].content)
+    assert out["bucket"] == "delivered" and set(out["citations"]) == {"lb-pra-02", "wk-pra-01"}
+
+
+def test_conflict_resolved_in_favour_of_one_side_is_rejected(services: StaticServices) -> None:
+    partial_ = CONFLICT_ANSWER + " Maßgeblich ist [lb-pra-02]."
+    run = Run(services, PRAEMIE, [partial_, partial_])
+    out = run.state
+    assert out["answer"] == UNCERTAIN and any("zugunsten" in v for v in out["violations"])
+
+
+def test_non_official_work_must_be_named(services: StaticServices) -> None:
+    silent = CONFLICT_ANSWER.replace(" Hinweis: [wk-pra-01] stammt aus einem nicht amtlichen Werk.", "")
+    run = Run(services, PRAEMIE, [silent, CONFLICT_ANSWER])
+    assert "nicht amtlich" in str(run.model.calls[1][-1].content).casefold() or "Nicht amtliche" in str(
+        run.model.calls[1][-1].content
+    )
+    assert run.state["bucket"] == "delivered"
+
+
+def test_length_cut_answer_is_retried_with_double_budget(services: StaticServices) -> None:
+    run = Run(
+        services,
+        "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?",
+        [length_cut("Vollzeitbeschäftigte erhalten"), URLAUB_ANSWER],
+    )
+    out = run.state
+    assert services.requested_budgets[-1] == 2 * get_strictness_config(3).max_tokens
+    assert out["answer"] == URLAUB_ANSWER and out["regenerations"] == 0
+    assert out["token_usage"]["draft_answer"]["calls"] == 2
+
+
+def test_think_blocks_are_stripped(services: StaticServices) -> None:
+    run = Run(
+        services,
+        "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?",
+        [f"<think>Ich erfinde lieber nichts.</think>{URLAUB_ANSWER}"],
+    )
+    assert run.state["answer"] == URLAUB_ANSWER
+
+
+WEAK_CLAIM = "Vollzeitbeschäftigte können ungenutzten Erholungsurlaub komplett auszahlen lassen [lb-url-01]."
+
+
+def test_critic_downgrade_sends_answer_to_human_review(services: StaticServices) -> None:
+    critic = tool_call("ClaimCheck", verdict="partially", confidence=0.4, reason="Auszahlung steht nicht im Block.")
+    run = Run(services, "Kann ich Urlaub auszahlen lassen?", [WEAK_CLAIM, critic])
+    out = run.state
+    assert out["claims"][0].method == "llm" and out["confidence"] < 0.7
+    assert out["bucket"] == "human_review" and out["answer"] == UNCERTAIN and out["draft"] == WEAK_CLAIM
+
+
+def test_unsupported_claim_is_removed(services: StaticServices) -> None:
+    critic = tool_call("ClaimCheck", verdict="unsupported", confidence=0.9, reason="Nicht belegt.")
+    run = Run(
+        services,
+        "Wie viele Urlaubstage habe ich, und kann ich sie auszahlen lassen?",
+        [
+            tool_call("QueryPlan", question_type="specific", queries=[{"text": "Urlaub"}]),
+            URLAUB_ANSWER + "\n" + WEAK_CLAIM,
+            critic,
+        ],
+    )
+    out = run.state
+    assert [c.verdict for c in out["claims"]] == ["supported", "unsupported"]
+    assert out["answer"] == URLAUB_ANSWER and out["draft"].endswith(WEAK_CLAIM)
+    assert out["confidence"] == 1.0 and out["bucket"] == "delivered"
+
+
+@pytest.mark.parametrize(
+    ("decision", "bucket"), [({"action": "approve"}, "delivered"), ({"action": "reject"}, "refused")]
+)
+def test_reviewer_decides_through_interrupt(services: StaticServices, decision: dict[str, Any], bucket: str) -> None:
+    critic = tool_call("ClaimCheck", verdict="partially", confidence=0.4, reason="unklar")
+    run = Run(services, "Kann ich Urlaub auszahlen lassen?", [WEAK_CLAIM, critic], review_mode="interrupt")
+    assert run.graph.get_state(run.config).next == ("review_answer",)
+    run.resume(decision)
+    out = run.state
+    assert out["bucket"] == bucket
+    assert out["answer"] == (WEAK_CLAIM if bucket == "delivered" else UNCERTAIN)
+
+
+def test_reviewer_edit_must_still_pass_validation(services: StaticServices) -> None:
+    critic = tool_call("ClaimCheck", verdict="partially", confidence=0.4, reason="unklar")
+    run = Run(services, "Kann ich Urlaub auszahlen lassen?", [WEAK_CLAIM, critic], review_mode="interrupt")
+    run.resume({"action": "edit", "answer": "Urlaub verfällt nie und wird immer ausgezahlt [lb-zzz-00]."})
+    assert run.state["bucket"] == "refused" and run.state["review_decision"] == "edit_rejected"
+
+
+def test_pii_never_reaches_the_model_and_is_redacted(services: StaticServices) -> None:
+    question = "Ich bin max.muster@example.com, wie viele Urlaubstage erhalten Vollzeitbeschäftigte?"
+    with_email = URLAUB_ANSWER.replace(" (Stand", ", Rückfragen an max.muster@example.com (Stand")
+    critic = tool_call("ClaimCheck", verdict="supported", confidence=0.9)
+    run = Run(services, question, [with_email, critic], strictness=1)
+    prompt = " ".join(str(m.content) for call in run.model.calls for m in call)
+    assert "max.muster@example.com" not in prompt and "‹E-Mail›" in prompt
+    out = run.state
+    assert "pii" in out["guardrail_flags"]
+    assert "max.muster@example.com" not in out["question"] + out["answer"]
+    assert "‹E-Mail›" in out["answer"] and out["bucket"] == "delivered"
+
+
+@pytest.mark.parametrize(("question", "fragment"), [("   ", "Bitte stelle eine Frage"), ("Urlaub? " * 400, "zu lang")])
+def test_unusable_questions_get_an_error_output(services: StaticServices, question: str, fragment: str) -> None:
+    run = Run(services, question, [])
+    out = run.state
+    assert fragment in out["answer"] and out["bucket"] == "invalid_input" and run.llm_calls == 0
+
+
+def test_unknown_bot_and_missing_kb_are_errors(services: StaticServices) -> None:
+    assert "gibt es nicht" in Run(services, "Urlaub?", [], bot_id="nobody", kb_id=None).state["answer"]
+    assert "bot_id oder kb_id" in Run(services, "Urlaub?", [], kb_id=None).state["answer"]
+
+
+def test_bot_strictness_applies_unless_context_overrides(services: StaticServices) -> None:
+    assert isinstance(services.bots, BotStore)
+    services.bots.create(
+        "strenger-bot",
+        name="Streng",
+        kb_id=KB_ID,
+        knowledge_strictness=1,
+        refusal_message="Frag bitte die Personalabteilung.",
+    )
+    from_bot = Run(services, OFF_TOPIC, [], bot_id="strenger-bot", kb_id=None).state
+    assert from_bot["strictness"].level == 1 and from_bot["answer"] == "Frag bitte die Personalabteilung."
+    override = Run(
+        services, OFF_TOPIC, ["Keine Angabe [lb-hom-01]."], bot_id="strenger-bot", kb_id=None, strictness=5
+    ).state
+    assert override["strictness"].level == 5
+
+
+def test_extractive_provider_answers_verbatim_with_citations(services: StaticServices) -> None:
+    run = Run(services, "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?", [], provider="extractive")
+    out = run.state
+    assert out["model"] == "extractive" and run.llm_calls == 0
+    assert URLAUB_ANSWER in out["answer"]
+    assert "lb-url-01" in out["citations"] and out["bucket"] == "delivered" and out["confidence"] == 1.0
+
+
+def test_extractive_answer_presents_declared_conflict(services: StaticServices) -> None:
+    out = Run(services, PRAEMIE, [], provider="extractive").state
+    assert "⚠" in out["answer"] and {"lb-pra-02", "wk-pra-01"} <= set(out["citations"])
+    assert "nicht amtlich" in out["answer"] and out["verified"]
+
+
+def test_every_run_writes_an_output_record(services: StaticServices) -> None:
+    Run(services, "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?", [URLAUB_ANSWER])
+    assert isinstance(services.answer_records, AnswerRecordStore)
+    (record,) = services.answer_records.latest(1)
+    assert record["citations"] == ["lb-url-01"] and record["kb_id"] == KB_ID and record["bucket"] == "delivered"
+    assert record["strictness"]["key"] == "balanced"
+
+
+def test_brand_boundaries_hold_for_a_bots_answers(
+    services: StaticServices, hybrid_kb: tuple[Database, KnowledgeBase]
+) -> None:
+    brands = BrandStore(hybrid_kb[0])
+    brands.save(load_dna_file(REPO / "demo" / "brand" / "kantwerk-1.1.1.yaml"))
+    services.brands = brands
+    hype = URLAUB_ANSWER.replace(
+        "Vollzeitbeschäftigte erhalten", "Als Marktführer garantieren wir Vollzeitbeschäftigten"
+    )
+    run = Run(
+        services, "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?", [hype, URLAUB_ANSWER], brand_id="kantwerk"
+    )
+    out = run.state
+    feedback = str(run.model.calls[1][-1].content)
+    assert "GR-CLAIM-002" in feedback and "GR-CLAIM-003" in feedback
+    assert out["regenerations"] == 1 and out["answer"] == URLAUB_ANSWER and out["bucket"] == "delivered"
+
+
+def test_unknown_brand_is_an_error_output(services: StaticServices, hybrid_kb: tuple[Database, KnowledgeBase]) -> None:
+    services.brands = BrandStore(hybrid_kb[0])
+    out = Run(services, "Urlaub?", [], brand_id="gibtsnicht").state
+    assert out["bucket"] == "invalid_input" and "gibtsnicht" in out["answer"]

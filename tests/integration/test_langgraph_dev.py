@@ -1,0 +1,122 @@
+"""Serve the graphs with ``langgraph dev`` on a free loopback port and run ``answer`` through langgraph_sdk."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from langgraph_sdk import get_sync_client
+from qdrant_client import QdrantClient
+
+from stores.ingest.kb import ingest_kb
+from stores.kb.store import KnowledgeBase
+from stores.settings import StoreSettings
+from stores.sql.engine import open_database
+from stores.vector.embedders import create_embedder
+from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, write_kb_jsonl
+
+REPO = Path(__file__).resolve().parents[2]
+STARTUP_TIMEOUT_S = 120
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _ingest(data_dir: Path) -> None:
+    """Fill the embedded stores the server will open; the Qdrant lock is released before it starts."""
+    settings = StoreSettings(data_dir=data_dir, embedder="none")
+    database = open_database(settings.resolved_database_url)
+    client = QdrantClient(path=str(settings.resolved_qdrant_path))
+    kb = KnowledgeBase.from_settings(settings, client=client, database=database, embedder=create_embedder(settings))
+    ingest_kb(write_kb_jsonl(data_dir), KB_ID, kb=kb, default_id_pattern=ID_PATTERN, chunk_chars=1500)
+    client.close()
+    database.dispose()
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    data_dir = tmp_path_factory.mktemp("served")
+    _ingest(data_dir)
+    port = _free_port()
+    env = {
+        **os.environ,
+        "BELEGT_DATA_DIR": str(data_dir),
+        "BELEGT_EMBEDDER": "none",
+        "BELEGT_LLM_PROVIDER": "extractive",
+        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+        "LANGGRAPH_NO_VERSION_CHECK": "true",
+        "HF_HUB_OFFLINE": "1",
+    }
+    command = [str(Path(sys.executable).with_name("langgraph")), "dev", "--host", "127.0.0.1", "--port", str(port)]
+    log = (data_dir / "server.log").open("w")
+    server = subprocess.Popen(
+        [*command, "--no-browser", "--no-reload"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if server.poll() is not None:
+                pytest.fail(f"langgraph dev exited: {(data_dir / 'server.log').read_text()[-3000:]}")
+            try:
+                if httpx.get(url + "/ok", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.5)
+        else:
+            pytest.fail(f"langgraph dev did not start: {(data_dir / 'server.log').read_text()[-3000:]}")
+        yield url
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+        log.close()
+
+
+QUESTION = {"question": "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?"}
+CONTEXT: dict[str, Any] = {"kb_id": KB_ID, "strictness": 3}
+
+
+@pytest.mark.slow
+def test_answer_graph_runs_to_completion_through_the_sdk(server_url: str) -> None:
+    client = get_sync_client(url=server_url)
+    assert "answer" in {a["graph_id"] for a in client.assistants.search()}
+    output = client.runs.wait(None, "answer", input=QUESTION, context=CONTEXT)
+    assert isinstance(output, dict)
+    assert output["bucket"] == "delivered" and output["model"] == "extractive"
+    assert "lb-url-01" in output["citations"]
+    assert "30 Arbeitstage" in output["answer"]
+
+
+@pytest.mark.slow
+def test_answer_graph_streams_its_node_updates(server_url: str) -> None:
+    client = get_sync_client(url=server_url)
+    thread = client.threads.create()
+    nodes = [
+        node
+        for part in client.runs.stream(
+            thread["thread_id"], "answer", input=QUESTION, context=CONTEXT, stream_mode="updates"
+        )
+        if part.event == "updates"
+        for node in part.data
+    ]
+    assert nodes[:3] == ["resolve_policy", "screen_input", "plan_queries"]
+    assert {"draft_answer", "validate_answer", "critique_answer", "finalize_answer"} <= set(nodes)
+    final = client.threads.get_state(thread["thread_id"])["values"]
+    assert isinstance(final, dict) and final["bucket"] == "delivered"
