@@ -4,6 +4,7 @@ The KB holds 200 passages; 987 questions are answerable from it, 203 come from h
 level: the refusal rate on unanswerable questions, the false-refusal rate on answerable ones, and the
 share of answerable questions whose delivered answer cites the gold passage and contains a gold answer
 span. "Refused" means the user got no answer: refused, withheld after validation, or sent to review.
+``--limit N`` takes N/2 answerable and N/2 unanswerable questions, evenly spread over the split.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from evals.bench.data import article_fold, load_passages, read_jsonl, write_pass
 from evals.evaluators import EvaluationResult, mean_scores
 from evals.evaluators.answers import gold_span_cited, refused
 from evals.plots import line_chart
-from evals.suite import Dataset, Metric, Plot, Suite, SuiteContext, SuiteResult, Table, dataset_version, stratified
+from evals.suite import Dataset, Metric, Plot, Suite, SuiteContext, SuiteResult, Table, dataset_version, evenly_spread
 from nodes.answer.context import AnswerContext
 
 DATA = "xquad_de/derived"
@@ -31,10 +32,12 @@ HEADLINE_LEVELS = (1, 3)
 def run(ctx: SuiteContext) -> SuiteResult:
     folder = ctx.data(DATA)
     rows = read_jsonl(folder / "refusal_split_queries.jsonl")
-    answerable, unanswerable = stratified(
-        [[r for r in rows if r["answerable_in_kb"]], [r for r in rows if not r["answerable_in_kb"]]],
-        ctx.settings.limit,
-    )
+    answerable = [r for r in rows if r["answerable_in_kb"]]
+    unanswerable = [r for r in rows if not r["answerable_in_kb"]]
+    if ctx.settings.limit is not None:  # each rate is measured within its group: half the sample each
+        half = ctx.settings.limit // 2
+        answerable = evenly_spread(answerable, ctx.settings.limit - half)
+        unanswerable = evenly_spread(unanswerable, half)
     questions = answerable + unanswerable
     levels = (ctx.settings.strictness,) if ctx.settings.strictness else LEVELS
     articles = sorted({r["article"] for r in rows})
