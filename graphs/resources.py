@@ -14,6 +14,8 @@ from graphs.settings import Settings, load_settings
 from nodes.settings import ProviderName
 from nodes.shared.llm import create_chat_model
 from nodes.shared.strictness import StrictnessConfig
+from stores.brand.audit import AuditStore
+from stores.brand.store import BrandStore
 from stores.kb.store import KnowledgeBase
 from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
@@ -53,6 +55,14 @@ class AppResources:
     @cached_property
     def answer_records(self) -> AnswerRecordStore:
         return AnswerRecordStore(self.database)
+
+    @cached_property
+    def brands(self) -> BrandStore:
+        return BrandStore(self.database)
+
+    @cached_property
+    def scorecard_audit(self) -> AuditStore:
+        return AuditStore(self.database)
 
     @property
     def default_provider(self) -> ProviderName:

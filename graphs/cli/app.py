@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from graphs.cli import ask, bench, bots, check, kb
+from graphs.cli import ask, bench, bots, brand, check, kb, scan
 
 app = typer.Typer(
     name="belegt",
@@ -18,5 +18,8 @@ app.command("ask")(ask.ask)
 app.command("ingest")(kb.ingest)
 app.add_typer(bots.app, name="bots")
 app.add_typer(kb.app, name="kb")
+app.add_typer(scan.app)
+app.add_typer(brand.app, name="brand")
+app.command("scorecard")(brand.scorecard)
 kb.bench_app.command("answer")(bench.bench_answer)
 app.add_typer(kb.bench_app, name="bench")

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from langchain_core.language_models import BaseChatModel
 
 from nodes.settings import ProviderName
+from nodes.shared.llm import ChatModelSource
 from nodes.shared.strictness import StrictnessConfig
 from stores.kb.models import Hit, KBConflict
 from stores.sql.bots import Bot
@@ -31,7 +32,7 @@ class AnswerRecordSink(Protocol):
     def write(self, record: dict[str, Any]) -> None: ...
 
 
-class AnswerServices(Protocol):
+class AnswerServices(ChatModelSource, Protocol):
     @property
     def knowledge_base(self) -> KnowledgeSearch: ...
 
@@ -40,15 +41,6 @@ class AnswerServices(Protocol):
 
     @property
     def answer_records(self) -> AnswerRecordSink: ...
-
-    @property
-    def default_provider(self) -> ProviderName: ...
-
-    def model_name(self, provider: ProviderName) -> str: ...
-
-    def chat_model(
-        self, provider: ProviderName, strictness: StrictnessConfig, *, model: str | None, max_tokens: int | None = None
-    ) -> BaseChatModel | None: ...
 
 
 @dataclass(eq=False)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import ollama
@@ -187,6 +187,19 @@ def create_chat_model(
         timeout=max(1, round(settings.request_timeout_s)),
         **extra,
     )
+
+
+class ChatModelSource(Protocol):
+    """Where nodes get their chat models; the graphs' service protocols extend it."""
+
+    @property
+    def default_provider(self) -> ProviderName: ...
+
+    def model_name(self, provider: ProviderName) -> str: ...
+
+    def chat_model(
+        self, provider: ProviderName, strictness: StrictnessConfig, *, model: str | None, max_tokens: int | None = None
+    ) -> BaseChatModel | None: ...
 
 
 def finish_reason(metadata: Mapping[str, Any]) -> str | None:

@@ -310,9 +310,12 @@ def ingest_kb(
     exists = kb.index.exists(alias)
     expected_points = sum(s.chunk_count for s in stored.values())
     # A collection built with another embedder/analyzer, or out of step with SQL, is rebuilt as a whole.
-    summary.rebuilt = exists and (
-        not kb.index.is_current(alias) or kb.index.count(alias, filter={TENANT_KEY: kb_id}) != expected_points
+    full_build = (
+        not exists
+        or not kb.index.is_current(alias)
+        or kb.index.count(alias, filter={TENANT_KEY: kb_id}) != expected_points
     )
+    summary.rebuilt = full_build and (exists or bool(stored))
     old_conflicts = {conflict_key(c.ids): c for c in kb.records.conflicts(kb_id)}
     new_conflicts = {conflict_key(c.ids): c for c in parsed.conflicts}
     conflicts_changed = any(old_conflicts.get(k) != c for k, c in new_conflicts.items()) or (
@@ -322,7 +325,7 @@ def ingest_kb(
         return summary
 
     def write_index() -> None:
-        if summary.rebuilt or not exists:
+        if full_build:
             kept = [s.entry for s in stored.values() if s.entry.id not in input_ids and s.entry.id in final_ids]
             _rebuild(kb, alias, [*parsed.entries, *kept], chunk_chars, progress)
             return

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import numpy as np
 from qdrant_client import QdrantClient, models
 
 from stores.vector.analyzer import GermanAnalyzer, SparseTerms
@@ -234,30 +235,40 @@ class HybridIndex:
         terms = self.analyzer.query_vector(query)
         dense_query = self.embedder.embed_query(query) if self.embedder else None
         pool = max(limit, self.candidates)
-        vectors: list[tuple[str, Any]] = []
+        # One round trip: the BM25 list brings its points' dense vectors along, so every candidate gets its
+        # exact cosine; a dense-only candidate outside the (twice as long) BM25 list counts as BM25 score 0.
+        requests = []
         if terms.indices:
-            vectors.append((SPARSE, _sparse_vector(terms)))
+            requests.append(
+                models.QueryRequest(
+                    query=_sparse_vector(terms),
+                    using=SPARSE,
+                    filter=query_filter,
+                    limit=2 * pool,
+                    with_payload=True,
+                    with_vector=[DENSE] if dense_query is not None else False,
+                )
+            )
         if dense_query is not None:
-            vectors.append((DENSE, dense_query))
-        if not vectors:
+            requests.append(
+                models.QueryRequest(query=dense_query, using=DENSE, filter=query_filter, limit=pool, with_payload=True)
+            )
+        if not requests:
             return []
-        first = self.client.query_batch_points(
-            alias, requests=[_request(vector, using, query_filter, pool) for using, vector in vectors]
-        )
-        found: dict[str, dict[str, Any]] = {str(p.id): p.payload or {} for r in first for p in r.points}
-        if not found:
-            return []
-        # Re-score the union on both vectors so every candidate has both raw scores, not just its own list's.
-        union = models.Filter(must=[query_filter, models.HasIdCondition(has_id=list(found))])
-        exact = self.client.query_batch_points(
-            alias,
-            requests=[_request(vector, using, union, len(found)) for using, vector in vectors],
-        )
+        responses = self.client.query_batch_points(alias, requests=requests)
+        found: dict[str, dict[str, Any]] = {}
         sparse_scores: dict[str, float] = {}
         dense_scores: dict[str, float] = {}
-        for (using, _), response in zip(vectors, exact, strict=True):
-            target = sparse_scores if using == SPARSE else dense_scores
-            target.update({str(p.id): float(p.score) for p in response.points})
+        for request, response in zip(requests, responses, strict=True):
+            for point in response.points:
+                qid = str(point.id)
+                found[qid] = point.payload or {}
+                if request.using == DENSE:
+                    dense_scores[qid] = float(point.score)
+                    continue
+                sparse_scores[qid] = float(point.score)
+                if dense_query is not None and isinstance(point.vector, dict):
+                    dense_scores[qid] = _dot(dense_query, point.vector[DENSE])
         candidates = [
             _Candidate(
                 id=str(payload.get(POINT_ID_KEY, qid)),
@@ -355,5 +366,6 @@ def _sparse_vector(terms: SparseTerms) -> models.SparseVector:
     return models.SparseVector(indices=terms.indices, values=terms.values)
 
 
-def _request(query: Any, using: str, query_filter: models.Filter, limit: int) -> models.QueryRequest:
-    return models.QueryRequest(query=query, using=using, filter=query_filter, limit=limit, with_payload=True)
+def _dot(left: Sequence[float], right: Any) -> float:
+    """Cosine of two unit vectors (Qdrant normalises stored cosine vectors; embedders normalise queries)."""
+    return float(np.dot(np.asarray(left, dtype=np.float32), np.asarray(right, dtype=np.float32)))

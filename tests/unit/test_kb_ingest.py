@@ -121,8 +121,11 @@ def test_a_drifted_index_is_rebuilt(kb: KnowledgeBase, source: Path) -> None:
     ingest(kb, source)
     kb.index.delete(kb.alias("demo"), ["demo:lb-url-01#1"])
     summary = ingest(kb, source)
-    assert summary.rebuilt
+    assert summary.rebuilt and not summary.updated
     assert kb.index.count(kb.alias("demo"), filter={"kb_id": "demo"}) == len(SMALL_KB)
+    kb.index.drop(kb.alias("demo"))  # the vector store lost, the records kept
+    assert ingest(kb, source).rebuilt
+    assert kb.search("demo", ["Urlaubstage"])[0].entry_id == "lb-url-01"
 
 
 class FailingEmbedder:

@@ -1,0 +1,156 @@
+"""``belegt brand import`` stores a DNA version; ``belegt scorecard`` validates content against a brand's DNA."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.types import Command
+from rich.panel import Panel
+from rich.table import Table
+
+from graphs.cli.runtime import console, fail, settings_or_exit
+from graphs.resources import AppResources
+from graphs.scorecard import build_scorecard
+from nodes.scorecard.context import ScorecardContext
+from nodes.scorecard.gate import InvalidOwnerDecision
+from nodes.scorecard.intake import ScorecardInputError
+from nodes.scorecard.maturity import assess_dna_maturity
+from nodes.scorecard.results import CRITERIA, CRITERION_NAMES, VERDICT_SYMBOLS, ContentType, Validation
+from nodes.scorecard.state import ScorecardInput
+from nodes.shared.llm import ProviderError
+from stores.brand.importer import DnaImportError, load_dna_file
+from stores.brand.store import BrandNotFound, DnaVersionNotFound, DnaVersionRejected
+
+app = typer.Typer(help="Marken-DNA importieren und versionieren.", no_args_is_help=True)
+BLOCK_NAMES = {
+    "identity_core": "Identitätskern",
+    "positioning_logic": "Positionierung",
+    "tone_rules": "Sprache & Ton",
+    "topic_corridor": "Themenrahmen",
+    "guardrails": "Grenzregeln",
+}
+
+
+@app.command("import")
+def import_dna(file: Annotated[Path, typer.Argument(help="DNA als YAML- oder JSON-Datei.")]) -> None:
+    """Eine DNA-Version prüfen und speichern; zeigt danach ihren Reifegrad."""
+    try:
+        dna = load_dna_file(file)
+    except DnaImportError as exc:
+        fail(str(exc))
+    resources = AppResources(settings_or_exit())
+    try:
+        info = resources.brands.save(dna, source_name=file.name)
+    except DnaVersionRejected as exc:
+        fail(str(exc))
+    finally:
+        resources.close()
+    kind = f", Änderung: {info.change_kind}" if info.change_kind else ""
+    console.print(f"DNA [bold]{info.brand_id} {info.dna_version}[/] gespeichert{kind}.")
+    maturity = assess_dna_maturity(dna)
+    table = Table("Baustein", "Reifegrad", "Lücken", title=f"DNA-Reifegrad {maturity.overall}/100")
+    for block in maturity.blocks.values():
+        table.add_row(BLOCK_NAMES[block.block], f"{block.maturity_score}/100", "\n".join(block.gaps) or "–")
+    console.print(table)
+
+
+def scorecard(
+    source: Annotated[str, typer.Argument(help="Datei (.txt/.md) oder der Text selbst.")],
+    brand: Annotated[str, typer.Option("--brand", help="Marke, deren DNA gilt.")],
+    dna_version: Annotated[str | None, typer.Option(help="DNA-Version; Standard: die neueste.")] = None,
+    dna_version_ref: Annotated[
+        str | None, typer.Option("--ref", help="DNA-Version, auf die sich der Inhalt bisher bezog (K7).")
+    ] = None,
+    content_id: Annotated[str | None, typer.Option(help="Stabile Inhalts-ID; Standard: Hash des Texts.")] = None,
+    content_type: Annotated[ContentType, typer.Option(help="linkedin_post, website, offer oder other.")] = "other",
+    audience: Annotated[str | None, typer.Option(help="Zielgruppe.")] = None,
+    topic: Annotated[str | None, typer.Option(help="Thema laut Redaktionsplan.")] = None,
+    channel: Annotated[str | None, typer.Option(help="Kanal.")] = None,
+    owner: Annotated[
+        str | None, typer.Option(help="Als Marken-Owner Grenzfälle hier freigeben oder ablehnen (interrupt).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Das Validierungsobjekt als JSON ausgeben.")] = False,
+) -> None:
+    """Einen Text gegen die Marken-DNA prüfen (K1–K7, Status, Begründungen)."""
+    path = Path(source)
+    text = path.read_text(encoding="utf-8") if path.is_file() else source
+    payload: ScorecardInput = {"text": text, "content_type": content_type}
+    if content_id is not None:
+        payload["content_id"] = content_id
+    if audience is not None:
+        payload["audience"] = audience
+    if topic is not None:
+        payload["topic"] = topic
+    if channel is not None:
+        payload["channel"] = channel
+    if dna_version_ref is not None:
+        payload["dna_version_ref"] = dna_version_ref
+    settings = settings_or_exit()
+    resources = AppResources(settings)
+    context = ScorecardContext(brand_id=brand, dna_version=dna_version)
+    try:
+        if owner is None:
+            with console.status("Prüfe gegen die Marken-DNA …", spinner="dots"):
+                output = build_scorecard(resources).compile(name="scorecard").invoke(payload, context=context)
+        else:
+            output = _with_owner_gate(resources, payload, context, owner, settings.data_dir / "checkpoints.sqlite")
+    except (BrandNotFound, DnaVersionNotFound, ScorecardInputError, InvalidOwnerDecision) as exc:
+        fail(str(exc))
+    except ProviderError as exc:
+        fail(f"LLM-Anbieter nicht nutzbar: {exc}")
+    finally:
+        resources.close()
+    validation: Validation = output["validation"]
+    if as_json:
+        console.print_json(validation.model_dump_json())
+        return
+    _print_validation(validation)
+
+
+def _with_owner_gate(
+    resources: AppResources, payload: ScorecardInput, context: ScorecardContext, owner: str, path: Path
+) -> dict[str, Any]:
+    """Run with a SQLite checkpointer so the human gate can pause for the brand owner at the terminal."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with SqliteSaver.from_conn_string(str(path)) as checkpointer:
+        graph = build_scorecard(resources).compile(checkpointer=checkpointer, name="scorecard")
+        config: RunnableConfig = {"configurable": {"thread_id": uuid.uuid4().hex}}
+        result: dict[str, Any] = graph.invoke(payload, config, context=context)
+        while "__interrupt__" in result:
+            pending = result["__interrupt__"][0].value
+            reasons = "\n".join(f"• {r['rule_id']}: {r['explanation']}" for r in pending["top_reasons"])
+            console.print(Panel(reasons or "–", title=f"Grenzfall · Score {pending['score']:g}/7 · Owner-Freigabe"))
+            approved = typer.confirm("Freigeben?", default=False)
+            note = typer.prompt("Notiz (optional)", default="", show_default=False)
+            decision = {"approved": approved, "owner": owner, "note": note or None}
+            result = graph.invoke(Command(resume=decision), config, context=context)
+        return result
+
+
+def _print_validation(validation: Validation) -> None:
+    table = Table("", "Kriterium", "Methoden", "Begründung", title=f"Scorecard {validation.content_id}")
+    for criterion in CRITERIA:
+        result = validation.criteria[criterion]
+        first = result.reasons[0].explanation if result.reasons else ""
+        table.add_row(
+            VERDICT_SYMBOLS[result.verdict],
+            f"{criterion} {CRITERION_NAMES[criterion]}",
+            ", ".join(result.methods) or "–",
+            first,
+        )
+    console.print(table)
+    gate = " · Freigabe nur durch den Marken-Owner" if validation.requires_owner_approval else ""
+    decided = f" · freigegeben von {validation.owner_decision.owner}" if validation.owner_decision else ""
+    console.print(
+        f"[bold]{validation.status}[/] · Score {validation.score:g}/7 · DNA {validation.brand_id} "
+        f"{validation.dna_version} · Reifegrad {validation.maturity.overall}/100{gate}{decided}"
+    )
+    for reason in validation.top_reasons:
+        where = f" (Satz {reason.evidence.sentence_index + 1}: „{reason.evidence.quote}“)" if reason.evidence else ""
+        fix = f" → {reason.fix_suggestion}" if reason.fix_suggestion else ""
+        console.print(f"  • {reason.rule_id}: {reason.explanation}{where}{fix}")

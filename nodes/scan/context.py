@@ -1,0 +1,24 @@
+"""Per-run settings of the ``scan`` graph."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, ConfigDict, Field
+
+CONFIDENCE_THRESHOLD = 0.70
+CLAUSES_PER_CHUNK = 5
+
+
+class ScanContext(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    confidence_threshold: float = Field(
+        CONFIDENCE_THRESHOLD, ge=0.0, le=1.0, description="Findings below it go to the human-review bucket."
+    )
+    chunk_chars: int = Field(1000, ge=300, le=8000, description="Longest chunk sent to the model, in characters.")
+    human_review: bool = Field(False, description="Pause for a reviewer (interrupt) when the bucket is not empty.")
+
+
+def context_of(runtime: Runtime[ScanContext]) -> ScanContext:
+    """The run's context; LangGraph passes None when the caller gave none."""
+    return runtime.context or ScanContext()

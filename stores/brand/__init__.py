@@ -1,0 +1,1 @@
+"""Brand DNA: versioned models, SQL store, file import and the scorecard audit log."""

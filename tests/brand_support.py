@@ -1,0 +1,86 @@
+"""Helpers for brand and scorecard tests: the demo DNA, small hand-made DNAs, direct node calls."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.runtime import Runtime
+
+from nodes.scorecard.context import ScorecardContext
+from nodes.scorecard.services import FixedScorecardServices
+from nodes.scorecard.state import ScorecardState
+from stores.brand.audit import AuditStore
+from stores.brand.importer import load_dna_file
+from stores.brand.models import BrandDNA
+from stores.brand.store import BrandStore
+from stores.sql.engine import Database
+from stores.vector.embedders import Embedder
+
+DEMO_DIR = Path(__file__).resolve().parents[1] / "demo" / "brand"
+DEMO_VERSIONS = ("1.0.0", "1.1.0", "1.1.1")
+BRAND = "kantwerk"
+
+MINIMAL_DNA: dict[str, Any] = {
+    "brand_id": "probe",
+    "dna_version": "1.0.0",
+    "identity_core": {"statement": "Probe macht Annahmen sichtbar."},
+    "positioning_logic": {
+        "problem": "Annahmen bleiben ungeprüft.",
+        "logic": "Wir prüfen jede tragende Annahme.",
+        "delimitations": ["Wir sind NICHT eine Agentur."],
+    },
+}
+
+
+@cache
+def demo_dna(version: str = DEMO_VERSIONS[-1]) -> BrandDNA:
+    return load_dna_file(DEMO_DIR / f"{BRAND}-{version}.yaml")
+
+
+def dna_document(**blocks: Any) -> dict[str, Any]:
+    """The minimal DNA as a plain document with the given top-level blocks replaced."""
+    return copy.deepcopy(MINIMAL_DNA) | blocks
+
+
+def build_dna(**blocks: Any) -> BrandDNA:
+    return BrandDNA.model_validate(dna_document(**blocks))
+
+
+def import_demo(database: Database) -> BrandStore:
+    store = BrandStore(database)
+    for version in DEMO_VERSIONS:
+        store.save(demo_dna(version))
+    return store
+
+
+def services_for(
+    database: Database,
+    judge: BaseChatModel | None = None,
+    embedder: Embedder | None = None,
+) -> FixedScorecardServices:
+    return FixedScorecardServices(
+        brands=BrandStore(database),
+        scorecard_audit=AuditStore(database),
+        judge=judge,
+        embedder=embedder,
+        default_provider="ollama" if judge is not None else "extractive",
+    )
+
+
+def demo_state(text: str, **extra: Any) -> ScorecardState:
+    state: ScorecardState = {"text": text, "dna": demo_dna(), "dna_history": []}
+    state.update(extra)  # type: ignore[typeddict-item]
+    return state
+
+
+def call_node(
+    node: Callable[..., dict[str, Any]], state: ScorecardState, context: ScorecardContext | None = None, **deps: Any
+) -> dict[str, Any]:
+    """Run one node function directly, as LangGraph would (runtime injected, services bound)."""
+    runtime = Runtime(context=context or ScorecardContext(brand_id=BRAND))
+    return node(state, runtime, **deps)

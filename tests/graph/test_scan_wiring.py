@@ -1,0 +1,59 @@
+"""The exported ``scan`` graph: topology, context schema, retry policies and the no-LLM stop."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from langgraph.types import RetryPolicy
+
+from graphs.resources import app_resources
+from graphs.scan import builder, graph
+from nodes.scan.services import NoScanModel
+from nodes.shared.llm import is_transient
+
+
+@pytest.fixture(autouse=True)
+def _fresh_resources() -> Iterator[None]:
+    """app_resources() is cached per process; this test must see its own (empty) environment."""
+    app_resources.cache_clear()
+    yield
+    app_resources.cache_clear()
+
+
+def test_topology() -> None:
+    edges = {(e.source, e.target, e.conditional) for e in graph.get_graph().edges}
+    assert edges == {
+        ("__start__", "check_models", False),
+        ("check_models", "chunk_pages", False),
+        ("chunk_pages", "retrieve_clauses", False),
+        ("retrieve_clauses", "record_findings", True),
+        ("record_findings", "verify_quotes", False),
+        ("verify_quotes", "critique_finding", True),
+        ("verify_quotes", "assign_buckets", True),
+        ("critique_finding", "assign_buckets", False),
+        ("assign_buckets", "review_findings", True),
+        ("assign_buckets", "store_findings", True),
+        ("review_findings", "store_findings", False),
+        ("store_findings", "write_report", False),
+        ("write_report", "__end__", False),
+    }
+
+
+def test_context_schema_holds_only_run_settings() -> None:
+    properties = graph.get_context_jsonschema()["properties"]  # type: ignore[index]
+    assert set(properties) == {"confidence_threshold", "chunk_chars", "human_review"}
+    assert properties["confidence_threshold"]["default"] == 0.7
+
+
+def test_llm_nodes_retry_only_transient_provider_errors() -> None:
+    for name in ("record_findings", "critique_finding"):
+        policy = builder.nodes[name].retry_policy
+        assert isinstance(policy, RetryPolicy) and policy.retry_on is is_transient
+
+
+def test_without_a_model_the_graph_stops_before_any_work() -> None:
+    with pytest.raises(NoScanModel, match="Sprachmodell"):
+        graph.invoke({"scan_id": "s", "document_id": "d"})
+    assert not Path("var").exists()

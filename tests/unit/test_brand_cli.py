@@ -1,0 +1,121 @@
+"""``belegt brand import`` and ``belegt scorecard`` through their Typer apps (the lead registers them in app.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from graphs.cli import brand
+from tests.brand_support import DEMO_DIR, DEMO_VERSIONS
+from tests.fakes.llm_server import Reply, running_fake_llm_server
+
+cli = typer.Typer()
+cli.add_typer(brand.app, name="brand")
+cli.command("scorecard")(brand.scorecard)
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _no_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BELEGT_EMBEDDER", "none")
+
+
+def _import_demo() -> None:
+    for version in DEMO_VERSIONS:
+        result = runner.invoke(cli, ["brand", "import", str(DEMO_DIR / f"kantwerk-{version}.yaml")])
+        assert result.exit_code == 0, result.output
+
+
+def test_import_stores_versions_and_shows_maturity() -> None:
+    result = runner.invoke(cli, ["brand", "import", str(DEMO_DIR / "kantwerk-1.0.0.yaml")])
+    assert result.exit_code == 0, result.output
+    assert "DNA kantwerk 1.0.0 gespeichert." in result.output
+    assert "DNA-Reifegrad 98/100" in result.output and "TONE-DO-004" in result.output
+    again = runner.invoke(cli, ["brand", "import", str(DEMO_DIR / "kantwerk-1.0.0.yaml")])
+    assert again.exit_code == 1 and "ist schon gespeichert" in again.output
+    newer = runner.invoke(cli, ["brand", "import", str(DEMO_DIR / "kantwerk-1.1.0.yaml")])
+    assert "DNA kantwerk 1.1.0 gespeichert, Änderung: methodical." in newer.output
+
+
+def test_import_errors_name_file_line_and_field(tmp_path: Path) -> None:
+    broken = tmp_path / "kaputt.yaml"
+    text = (DEMO_DIR / "kantwerk-1.1.1.yaml").read_text(encoding="utf-8").replace(r"'\bMarktführ\w*'", "'(Marktführ'")
+    broken.write_text(text, encoding="utf-8")
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "(Marktführ" in row)
+    result = runner.invoke(cli, ["brand", "import", str(broken)])
+    assert result.exit_code == 1
+    assert f"kaputt.yaml, Zeile {line}, Feld guardrails.forbidden_patterns[1].pattern" in result.output
+    assert "Fehler:" in result.output
+
+
+def test_scorecard_without_llm_from_text_and_file(tmp_path: Path) -> None:
+    _import_demo()
+    result = runner.invoke(
+        cli, ["scorecard", "Wir sind die Nr. 1 für ganzheitliche Entscheidungen.", "--brand", "kantwerk"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "FAIL · Score" in result.output and "GR-CLAIM-001" in result.output and "GR-TERM-001" in result.output
+    post = tmp_path / "post.txt"
+    post.write_text("Wir prüfen jede Annahme Ihrer Entscheidung in drei Wochen.", encoding="utf-8")
+    options = ["--json", "--content-type", "offer", "--ref", "1.0.0", "--audience", "Beirat", "--topic", "Standort"]
+    as_json = runner.invoke(cli, ["scorecard", str(post), "--brand", "kantwerk", *options])
+    assert as_json.exit_code == 0, as_json.output
+    validation = json.loads(as_json.output)
+    assert (validation["status"], validation["content_type"], validation["dna_version_ref"]) == (
+        "INSUFFICIENT_INFORMATION",
+        "offer",
+        "1.0.0",
+    )
+    assert validation["criteria"]["K7"]["reasons"][0]["rule_id"] == "VER-001"
+    assert validation["context"] == {"audience": "Beirat", "topic": "Standort", "channel": None}
+
+
+def test_scorecard_errors_are_german() -> None:
+    result = runner.invoke(cli, ["scorecard", "Hallo", "--brand", "niemand"])
+    assert result.exit_code == 1 and "Für die Marke 'niemand' ist keine DNA gespeichert." in result.output
+    _import_demo()
+    result = runner.invoke(cli, ["scorecard", "Hallo", "--brand", "kantwerk", "--dna-version", "9.9.9"])
+    assert result.exit_code == 1 and "hat keine DNA-Version 9.9.9" in result.output
+
+
+# One JSON reply satisfies every judge schema (extra fields are ignored): K1 ⚠, K2 ✔, K3 ⚠, K5 ✔ → 6 − 0.5 = 5.5 …
+# with K4 ✔, K6 ✔, K7 ✔ that is 5.5 points and ⚠ at K1: the human gate.
+UNIVERSAL_JUDGEMENT = {
+    "verdict": "mixed",
+    "explanation": "Teilweise passend.",
+    "confidence": 0.7,
+    "effect": "strengthens",
+    "flags": [],
+    "score": 60,
+    "findings": [],
+    "rewrite_hints": [],
+    "decision_strength": 60,
+    "vagueness_flags": [],
+    "suggested_sharpening": "",
+    "fitting_passages": [],
+    "contradicting_passages": [],
+}
+
+
+@pytest.mark.parametrize(("answer", "status"), [("y\n\n", "PASS"), ("n\nzu vage\n", "REVISE")])
+def test_owner_releases_a_borderline_case_at_the_terminal(
+    monkeypatch: pytest.MonkeyPatch, answer: str, status: str
+) -> None:
+    _import_demo()
+    with running_fake_llm_server() as server:
+        server.queue("/api/chat", *[Reply(content=json.dumps(UNIVERSAL_JUDGEMENT)) for _ in range(4)])
+        monkeypatch.setenv("OLLAMA_BASE_URL", server.base_url)
+        monkeypatch.setenv("BELEGT_LLM_PROVIDER", "ollama")
+        text = "Wir prüfen die tragende Annahme Ihrer Investitionsentscheidung in drei Wochen. Dann entscheiden Sie."
+        result = runner.invoke(cli, ["scorecard", text, "--brand", "kantwerk", "--owner", "Eva Brandt"], input=answer)
+        assert result.exit_code == 0, result.output
+        assert "Grenzfall · Score 5.5/7 · Owner-Freigabe" in result.output
+        assert f"{status} · Score 5.5/7" in result.output
+        assert len(server.bodies("/api/chat")) == 4
+        assert all("format" in body for body in server.bodies("/api/chat"))  # structured output via JSON schema
+    if status == "PASS":
+        assert "freigegeben von Eva Brandt" in result.output

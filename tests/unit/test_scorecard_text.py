@@ -1,0 +1,98 @@
+"""German sentence splitting with offsets, quotation spans and lemma-aware term spellings."""
+
+from __future__ import annotations
+
+import pytest
+
+from nodes.scorecard.evidence import locate_passage
+from nodes.scorecard.quotes import QuotedSpans
+from nodes.scorecard.sentences import count_words, sentence_at, split_sentences
+from nodes.scorecard.terms import TermEntry, TermMatcher, fold_case, inflections, spellings
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Wir sind Nr. 1 im Markt. Danach kommt nichts.", ["Wir sind Nr. 1 im Markt.", "Danach kommt nichts."]),
+        (
+            "Das gilt z. B. für Abs. 2 der Regel. Neu ist das nicht.",
+            ["Das gilt z. B. für Abs. 2 der Regel.", "Neu ist das nicht."],
+        ),
+        ("Wir sind die Nr. 1. Unsere Kunden wissen das.", ["Wir sind die Nr. 1.", "Unsere Kunden wissen das."]),
+        ("Es steht in § 5. Mehr nicht.", ["Es steht in § 5.", "Mehr nicht."]),
+        ("Am 3. Mai und im 2. Quartal startet es.", ["Am 3. Mai und im 2. Quartal startet es."]),
+        ("Seit 2019. Das ist lange her.", ["Seit 2019.", "Das ist lange her."]),
+        ("Es kostet ca. 1.500 Euro, d. h. wenig.", ["Es kostet ca. 1.500 Euro, d. h. wenig."]),
+        ("Wirklich? ja. Dr. Meier u. a. sind da!", ["Wirklich? ja.", "Dr. Meier u. a. sind da!"]),
+        ("Er sagte: „Wir sind bereit.“ Dann ging er.", ["Er sagte: „Wir sind bereit.“", "Dann ging er."]),
+        (
+            "Liste:\n- Punkt eins\n- Punkt zwei\nweiter im Satz",
+            ["Liste:", "- Punkt eins", "- Punkt zwei\nweiter im Satz"],
+        ),
+        ("Absatz eins\n\nAbsatz zwei", ["Absatz eins", "Absatz zwei"]),
+    ],
+)
+def test_german_sentences(text: str, expected: list[str]) -> None:
+    sentences = split_sentences(text)
+    assert [s.text for s in sentences] == expected
+    assert all(text[s.start : s.end] == s.text for s in sentences)
+    assert [s.index for s in sentences] == list(range(len(expected)))
+
+
+def test_sentence_lookup_and_word_count() -> None:
+    text = "Eins zwei. Drei vier fünf."
+    sentences = split_sentences(text)
+    assert [sentence_at(sentences, o) for o in (0, 9, 10, 11, len(text) - 1)] == [0, 0, 0, 1, 1]
+    assert count_words("Nr.-1-Anbieter sind Hype, z. B. 100 %.") == 7  # Nr | 1-Anbieter | sind | Hype | z | B | 100
+    assert sentences[1].words == ["Drei", "vier", "fünf"]
+
+
+def test_quoted_spans() -> None:
+    text = 'Er sagte „a ‚b‘ c“, sie »d« und "e"; ‚f‘ und “g”.'
+    quotes = QuotedSpans(text)
+    assert [text[s:e] for s, e in quotes.spans] == ["„a ‚b‘ c“", "»d«", '"e"', "‚f‘", "“g”"]
+    assert quotes.covers(text.index("b"), text.index("b") + 1)
+    assert not quotes.covers(text.index("sagte"), text.index("sagte") + 5)
+
+
+def test_fold_case_keeps_offsets() -> None:
+    for text in ("İstanbul GROSS", "Straße\tund\u00a0mehr", "Kund’innen‐Zahl"):
+        assert len(fold_case(text)) == len(text)
+    assert fold_case("Kund’innen\u2010Zahl\nX") == "kund'innen-zahl x"
+
+
+def test_inflections_come_from_the_lemma_and_keep_the_stem() -> None:
+    assert {"garantiert", "garantierte", "garantierst", "garantieren"} <= inflections("garantiert")
+    assert {"märkte", "marktes", "markt"} <= inflections("Markt")
+    forms = inflections("beste")
+    assert "besten" in forms and "gut" not in forms and "gute" not in forms
+    assert {"disruptive", "disruptiven"} <= inflections("disruptiv")  # regular endings fill dictionary gaps
+
+
+def test_spellings_add_transliterations_and_inflect_phrases() -> None:
+    assert {"größe", "groesse", "grösse"} <= spellings("Größe", inflect=False)
+    phrase = spellings("ganzheitlicher Ansatz", inflect=True)
+    assert {"ganzheitlicher ansatz", "ganzheitlichen ansatz", "ganzheitliche ansätze"} <= phrase
+
+
+def test_matcher_reports_entry_and_form() -> None:
+    matcher = TermMatcher([TermEntry("K", "Kunde"), TermEntry("F", "für alle", inflect=False)])
+    text = "Die Kunden, für alle Kundinnen: FÜR ALLE."
+    hits = matcher.find(text)
+    assert [(h.key, text[h.start : h.end], h.form) for h in hits] == [
+        ("K", "Kunden", "kunden"),
+        ("F", "für alle", "für alle"),
+        ("F", "FÜR ALLE", "für alle"),
+    ]
+    assert matcher.size >= 8
+
+
+def test_llm_quotes_are_located_or_dropped() -> None:
+    text = "Wir prüfen Annahmen.\nDie Entscheidung  fällt später."
+    sentences = split_sentences(text)
+    exact = locate_passage(text, sentences, "„Wir prüfen Annahmen.“")
+    assert exact is not None and (exact.start, exact.sentence_index) == (0, 0)
+    loose = locate_passage(text, sentences, "die entscheidung fällt später")
+    assert loose is not None and loose.quote == "Die Entscheidung  fällt später" and loose.sentence_index == 1
+    assert locate_passage(text, sentences, "Wir garantieren Erfolg") is None
+    assert locate_passage(text, sentences, "„“") is None
