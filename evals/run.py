@@ -33,13 +33,22 @@ from rich.progress import (
 from evals.baselines import Profile, compare, load_baselines
 from evals.report import run_folder, table_json, write_report
 from evals.suite import REPO_ROOT, Counter, RunSettings, Suite, SuiteContext
-from evals.suites import critic, grounding, invariants, refusal, retrieval
+from evals.suites import critic, grounding, invariants, refusal, retrieval, scan, scorecard
 from graphs.settings import load_settings
 from nodes.settings import ProviderName
 
 T = TypeVar("T")
 SUITES: dict[str, Suite] = {
-    suite.name: suite for suite in (retrieval.SUITE, refusal.SUITE, grounding.SUITE, invariants.SUITE, critic.SUITE)
+    suite.name: suite
+    for suite in (
+        retrieval.SUITE,
+        refusal.SUITE,
+        grounding.SUITE,
+        invariants.SUITE,
+        critic.SUITE,
+        scorecard.SUITE,
+        scan.SUITE,
+    )
 }
 DEFAULT_DATA_DIR = REPO_ROOT.parent / "shared" / "data"
 DEFAULT_OUT = REPO_ROOT / "evals" / "results"

