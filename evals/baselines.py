@@ -19,6 +19,7 @@ from evals.suite import Metric
 
 BASELINES_FILE = Path(__file__).resolve().parent / "baselines.json"
 Setting = str | int | None
+MATCHED_SETTINGS = ("provider", "embedder", "strictness", "limit")
 
 
 class BaselineFileError(ValueError):
@@ -96,7 +97,8 @@ class BaselineVerdict:
         }
 
 
-def load_baselines(path: Path = BASELINES_FILE) -> dict[str, list[Profile]]:
+def load_baselines(path: Path | None = None) -> dict[str, list[Profile]]:
+    path = path or BASELINES_FILE
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
@@ -105,18 +107,22 @@ def load_baselines(path: Path = BASELINES_FILE) -> dict[str, list[Profile]]:
     for suite, profiles in raw.items():
         if suite.startswith("_"):
             continue  # "_comment" and the like
-        try:
-            suites[suite] = [Profile.model_validate(p) for p in profiles]
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            field = ".".join(str(part) for part in first["loc"])
-            raise BaselineFileError(f"{path}: {suite}.{field}: {first['msg']}") from None
+        suites[suite] = []
+        for index, profile in enumerate(profiles):
+            try:
+                suites[suite].append(Profile.model_validate(profile))
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                field = ".".join(str(part) for part in first["loc"])
+                message = first["msg"].removeprefix("Value error, ")
+                raise BaselineFileError(f"{path}: {suite}[{index}].{field}: {message}") from None
     return suites
 
 
-def compare(metrics: Sequence[Metric], profiles: Sequence[Profile], settings: Mapping[str, Setting]) -> BaselineVerdict:
-    """Checks of the first profile that applies to the run's settings (none: no checks)."""
-    profile = next((p for p in profiles if p.applies_to(settings)), None)
+def compare(metrics: Sequence[Metric], profiles: Sequence[Profile], settings: Mapping[str, Any]) -> BaselineVerdict:
+    """Checks of the first profile that applies to the run's settings (a report's ``settings``; none: no checks)."""
+    matched = {key: settings[key] for key in MATCHED_SETTINGS}
+    profile = next((p for p in profiles if p.applies_to(matched)), None)
     if profile is None:
         return BaselineVerdict(None, [])
     by_name = {m.name: m for m in metrics}

@@ -134,16 +134,6 @@ def git_state() -> dict[str, Any]:
     return {"sha": sha, "dirty": bool(status.strip())}
 
 
-def baseline_keys(settings: RunSettings) -> dict[str, str | int | None]:
-    """The settings a baseline profile must match."""
-    return {
-        "provider": settings.provider,
-        "embedder": settings.app.embedder,
-        "strictness": settings.strictness,
-        "limit": settings.limit,
-    }
-
-
 def run_suite(
     suite: Suite, settings: RunSettings, baselines: Mapping[str, list[Profile]], progress: Progress, console: Console
 ) -> SuiteOutcome:
@@ -157,7 +147,6 @@ def run_suite(
     clock = time.perf_counter()
     result = suite.run(SuiteContext(settings, RichTracker(progress)))
     duration = round(time.perf_counter() - clock, 1)
-    verdict = compare(result.metrics, baselines.get(suite.name, []), baseline_keys(settings))
     report: dict[str, Any] = {
         "suite": suite.name,
         "description": suite.description,
@@ -182,10 +171,12 @@ def run_suite(
             {"name": m.name, "value": m.value, "n": m.n, "description": m.description, "headline": m.headline}
             for m in result.metrics
         ],
-        "baseline": verdict.as_json(),
+        "baseline": {},
         "tables": [table_json(t) for t in result.tables],
         "notes": result.notes,
     }
+    verdict = compare(result.metrics, baselines.get(suite.name, []), report["settings"])
+    report["baseline"] = verdict.as_json()
     folder = run_folder(settings.out, suite.name, started)
     write_report(report, result.plots, folder)
     status = "ok" if verdict.passed else "below_baseline"

@@ -75,20 +75,20 @@ def run(ctx: SuiteContext) -> SuiteResult:
                 )
             )
     scores = mean_scores(shared)
-    metrics = [
-        Metric("citation_precision", *scores["citation_precision"], "erwartete oder zulässige unter den Belegen"),
-        Metric("citation_recall", *scores["citation_recall"], "geforderte Belege, die die Antwort trägt"),
-        Metric("citation_validity", *scores["citation_validity"], "Belege der Antwort, die abgerufene Einträge sind"),
-        Metric("unsupported_number_rate", *scores["unsupported_number"], "Antworten mit Zahl, die kein Beleg enthält"),
-    ]
+    described = {
+        "citation_precision": ("citation_precision", "erwartete oder zulässige unter den Belegen"),
+        "citation_recall": ("citation_recall", "geforderte Belege, die die Antwort trägt"),
+        "citation_validity": ("citation_validity", "Belege der Antwort, die abgerufene Einträge sind"),
+        "unsupported_number": ("unsupported_number_rate", "Antworten mit Zahl, die kein Beleg enthält"),
+    }
+    # a figure no example applies to (no delivered answer, say) is left out, not reported as 0
+    metrics = [Metric(name, *scores[key], text) for key, (name, text) in described.items() if key in scores]
     behaviours = [r for results in by_category.values() for r in results if r["key"] == "behaviour"]
     metrics.append(Metric("behaviour_accuracy", *mean_scores(behaviours)["behaviour"], "alle Kategorien"))
     categories = [c for c in get_args(Category) if c in by_category]
     per_category = {c: mean_scores(by_category[c]) for c in categories}
     for category in categories:
-        metrics.append(Metric(f"behaviour.{category}", *per_category[category]["behaviour"]))
-        if "grounded_fact" in per_category[category]:
-            metrics.append(Metric(f"grounded_fact.{category}", *per_category[category]["grounded_fact"]))
+        metrics += [Metric(f"{key}.{category}", *per_category[category][key]) for key in per_category[category]]
     metrics = [Metric(m.name, m.value, m.n, m.description, headline=m.name in HEADLINE) for m in metrics]
     return SuiteResult(
         dataset=Dataset(
