@@ -23,6 +23,7 @@ from typing import Any
 
 from rich.console import Console
 
+from evals.bench.data import BenchmarkDataError, read_jsonl
 from nodes.scorecard.boundaries import BoundaryMatcher
 from nodes.scorecard.terms import TermEntry, TermMatcher
 from nodes.scorecard.tone import measure_tone
@@ -48,13 +49,11 @@ _WORD = re.compile(r"\w+")
 def load_documents(data_dir: Path, words: int) -> list[str]:
     """XQuAD-de paragraphs, then law sections, until ``words`` words are reached."""
     xquad = data_dir / "xquad_de" / "xquad.de.json"
-    laws = data_dir / "de_gesetze" / "kb_paragraphs.jsonl"
-    for path in (xquad, laws):
-        if not path.is_file():
-            sys.exit(f"Fehler: {path} fehlt (Daten unter --data-dir, Standard ../shared/data).")
+    if not xquad.is_file():
+        raise BenchmarkDataError(f"{xquad}: Datei fehlt")
     articles = json.loads(xquad.read_text(encoding="utf-8"))["data"]
     candidates = [p["context"] for a in articles for p in a["paragraphs"]]
-    candidates += [json.loads(line)["text"] for line in laws.read_text(encoding="utf-8").splitlines() if line]
+    candidates += [row["text"] for row in read_jsonl(data_dir / "de_gesetze" / "kb_paragraphs.jsonl")]
     documents, total = [], 0
     for text in candidates:
         if total >= words:
@@ -166,7 +165,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--json", action="store_true", help="Ergebnis als JSON ausgeben.")
     args = parser.parse_args()
-    report = measure(load_documents(args.data_dir, args.words), args.repeats)
+    try:
+        documents = load_documents(args.data_dir, args.words)
+    except BenchmarkDataError as exc:
+        sys.exit(f"Fehler: {exc} (Daten unter --data-dir, Standard ../shared/data neben dem Repository).")
+    report = measure(documents, args.repeats)
     if args.json:
         print(json.dumps(report, indent=2))
         return

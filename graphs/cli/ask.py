@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -18,6 +19,7 @@ from graphs.answer import build_answer_graph
 from graphs.cli.runtime import console, fail, settings_or_exit
 from graphs.resources import AppResources
 from nodes.answer.context import AnswerContext
+from nodes.answer.services import AnswerServices
 from nodes.shared.llm import ProviderError
 
 
@@ -42,7 +44,7 @@ def ask(
     )
     try:
         if review:
-            output = _ask_with_review(resources, question, context, settings.data_dir / "checkpoints.sqlite")
+            output = ask_with_review(resources, question, context, settings.data_dir / "checkpoints.sqlite")
         else:
             output = (
                 build_answer_graph(resources).compile(name="answer").invoke({"question": question}, context=context)
@@ -62,11 +64,11 @@ def ask(
         console.print(escape(line))
 
 
-def _ask_with_review(resources: AppResources, question: str, context: AnswerContext, path: Any) -> dict[str, Any]:
+def ask_with_review(services: AnswerServices, question: str, context: AnswerContext, path: Path) -> dict[str, Any]:
     """Run with a SQLite checkpointer so ``interrupt()`` can pause for the reviewer at the terminal."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with SqliteSaver.from_conn_string(str(path)) as checkpointer:
-        graph = build_answer_graph(resources).compile(checkpointer=checkpointer, name="answer")
+        graph = build_answer_graph(services).compile(checkpointer=checkpointer, name="answer")
         config: RunnableConfig = {"configurable": {"thread_id": uuid.uuid4().hex}}
         result: dict[str, Any] = graph.invoke({"question": question}, config, context=context)
         while "__interrupt__" in result:
@@ -76,7 +78,8 @@ def _ask_with_review(resources: AppResources, question: str, context: AnswerCont
             decision: dict[str, Any] = {"action": action}
             if action == "edit":
                 decision["answer"] = typer.prompt("Neue Antwort (mit Belegen in [eckigen Klammern])")
-            result = graph.invoke(Command[Any](resume=decision), config, context=context)
+            resume: Command[Any] = Command(resume=decision)
+            result = graph.invoke(resume, config, context=context)
         return result
 
 

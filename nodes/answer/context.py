@@ -36,6 +36,8 @@ class AnswerContext(BaseModel):
         "bucket",
         description="bucket: unsichere Antworten gehen in die Prüfablage; interrupt: Prüfer entscheidet im Lauf.",
     )
+    brand_id: str | None = Field(None, description="Marken-DNA, deren Grenzen (K6) jede Antwort einhalten muss.")
+    brand_dna_version: str | None = Field(None, description="DNA-Version; leer: die neueste.")
     uncertain_message: str = Field(
         "⚠ Zu dieser Frage kann ich keine verlässlich belegte Antwort aus der Wissensbasis geben.",
         description="Wird gezeigt, wenn eine Antwort nicht belegt werden konnte oder geprüft wird.",

@@ -8,7 +8,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from nodes.answer.context import AnswerContext
-from nodes.answer.prompts import NO_KB_CHOSEN, UNKNOWN_BOT
+from nodes.answer.prompts import NO_BRAND_RULES, NO_KB_CHOSEN, UNKNOWN_BOT
 from nodes.answer.runtime import context_of
 from nodes.answer.services import AnswerServices
 from nodes.answer.state import AnswerState, ResolvedPolicy, StrictnessRecord
@@ -32,6 +32,14 @@ def resolve_policy(state: AnswerState, runtime: Runtime[AnswerContext], *, servi
     strictness = get_strictness_config(
         ctx.strictness if ctx.strictness is not None else getattr(bot, "knowledge_strictness", None)
     )
+    guardrails = None
+    if ctx.brand_id is not None:
+        if services.brands is None:
+            return {"started_at": started_at, "error": NO_BRAND_RULES}
+        try:
+            guardrails = services.brands.get(ctx.brand_id, ctx.brand_dna_version).guardrails
+        except LookupError as exc:
+            return {"started_at": started_at, "error": str(exc)}
     provider = ctx.provider or services.default_provider
     policy = ResolvedPolicy(
         bot_id=bot.id if bot else None,
@@ -42,6 +50,7 @@ def resolve_policy(state: AnswerState, runtime: Runtime[AnswerContext], *, servi
         refusal_message=(bot.refusal_message if bot else None) or DEFAULT_REFUSAL_MESSAGE,
         disclaimer_message=(bot.disclaimer_message if bot else None) or DEFAULT_DISCLAIMER_MESSAGE,
         uncertain_message=ctx.uncertain_message,
+        brand_guardrails=guardrails,
     )
     return {
         "started_at": started_at,

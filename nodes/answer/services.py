@@ -14,6 +14,7 @@ from langchain_core.language_models import BaseChatModel
 from nodes.settings import ProviderName
 from nodes.shared.llm import ChatModelSource
 from nodes.shared.strictness import StrictnessConfig
+from stores.brand.models import BrandDNA
 from stores.kb.models import Hit, KBConflict
 from stores.sql.bots import Bot
 
@@ -26,6 +27,10 @@ class KnowledgeSearch(Protocol):
 
 class BotDirectory(Protocol):
     def get(self, bot_id: str) -> Bot: ...
+
+
+class BrandDirectory(Protocol):
+    def get(self, brand_id: str, version: str | None = None) -> BrandDNA: ...
 
 
 class AnswerRecordSink(Protocol):
@@ -42,6 +47,10 @@ class AnswerServices(ChatModelSource, Protocol):
     @property
     def answer_records(self) -> AnswerRecordSink: ...
 
+    @property
+    def brands(self) -> BrandDirectory | None:
+        """Brand DNAs whose boundaries a run may be held to (``AnswerContext.brand_id``)."""
+
 
 @dataclass(eq=False)
 class StaticServices:
@@ -51,6 +60,7 @@ class StaticServices:
     bots: BotDirectory
     answer_records: AnswerRecordSink
     model: BaseChatModel | None = None
+    brands: BrandDirectory | None = None
     default_provider: ProviderName = "ollama"
     requested_budgets: list[int | None] = field(default_factory=list)
 

@@ -8,6 +8,7 @@ from typing_extensions import TypedDict
 
 from nodes.settings import ProviderName
 from nodes.shared.strictness import GuardrailCategory, LowScoreAction, StrictnessConfig
+from stores.brand.models import Guardrails
 from stores.kb.models import Hit, KBConflict
 
 QuestionType = Literal["specific", "survey", "decision"]
@@ -30,6 +31,7 @@ class ResolvedPolicy(Frozen):
     refusal_message: str
     disclaimer_message: str
     uncertain_message: str
+    brand_guardrails: Guardrails | None = None
 
 
 class PlannedQuery(Frozen):

@@ -8,9 +8,12 @@ from typing import Any, Literal
 import regex
 
 from nodes.answer.blocks import evidence_text
+from nodes.answer.prompts import BRAND_RULE_BROKEN, BRAND_RULE_UNCHECKED
 from nodes.answer.state import AnswerState, ResolvedPolicy
+from nodes.scorecard.boundaries import find_boundary_violations
 from nodes.shared.citations import cited_ids, numbers_in, unsupported_numbers, without_citations
 from nodes.shared.text import split_sentences
+from stores.brand.models import Guardrails
 from stores.kb.models import Hit, KBConflict
 from stores.vector.analyzer import analyze
 
@@ -77,7 +80,25 @@ def find_violations(
         violations.append(f"Nicht amtliche Quelle ohne Hinweis darauf verwendet: {', '.join(used_unofficial)}.")
     if _LEAK.search(answer):
         violations.append("Die Antwort erwähnt interne Vorgaben oder Blocknummern.")
+    if policy.brand_guardrails is not None:
+        violations += brand_violations(answer, policy.brand_guardrails)
     return violations
+
+
+def brand_violations(answer: str, guardrails: Guardrails) -> list[str]:
+    """The bot's brand boundaries (scorecard K6), checked deterministically; a rule that timed out fails closed."""
+    report = find_boundary_violations(answer, guardrails)
+    problems = [
+        BRAND_RULE_BROKEN.format(
+            rule_id=reason.rule_id,
+            quote=reason.evidence.quote if reason.evidence else "",
+            fix=reason.fix_suggestion or reason.explanation,
+        )
+        for reason in report.violations
+    ]
+    if report.timed_out_rules:
+        problems.append(BRAND_RULE_UNCHECKED.format(rules=", ".join(report.timed_out_rules)))
+    return problems
 
 
 def _conflict_violations(

@@ -19,8 +19,7 @@ from stores.settings import StoreSettings
 from stores.sql.engine import Database
 from stores.sql.kb import KBRecords
 from stores.vector.embedders import Embedder
-from stores.vector.index import FilterValue, HybridIndex, ScoredPoint
-from stores.vector.qdrant import collection_layout
+from stores.vector.index import FilterValue, HybridIndex, ScoredPoint, index_from_settings
 
 RRF_K = 60
 
@@ -149,16 +148,8 @@ class KnowledgeBase:
 
 
 def build_index(settings: StoreSettings, *, client: QdrantClient, embedder: Embedder | None) -> HybridIndex:
-    """The KB's hybrid index configured from settings (fusion, weight, candidates, cluster layout)."""
-    return HybridIndex(
-        client,
-        embedder=embedder,
-        tenant_key=TENANT_KEY,
-        fusion=settings.kb_fusion,
-        dense_weight=settings.kb_dense_weight,
-        candidates=settings.kb_candidates,
-        layout=collection_layout(settings),
-    )
+    """The KB's hybrid index configured from settings, with the KB id as tenant key."""
+    return index_from_settings(settings, client=client, embedder=embedder, tenant_key=TENANT_KEY)
 
 
 def _hit(point: ScoredPoint, rank: int, *, cross_ref_extra: bool = False) -> Hit:

@@ -7,8 +7,7 @@ from qdrant_client import QdrantClient
 from stores.scan.catalog import CatalogVersion, Requirement
 from stores.settings import StoreSettings
 from stores.vector.embedders import Embedder
-from stores.vector.index import HybridIndex, IndexPoint
-from stores.vector.qdrant import collection_layout
+from stores.vector.index import HybridIndex, IndexPoint, index_from_settings
 
 TENANT_KEY = "catalog_version"
 
@@ -30,15 +29,7 @@ class ClauseIndex:
 
     @classmethod
     def from_settings(cls, settings: StoreSettings, *, client: QdrantClient, embedder: Embedder | None) -> ClauseIndex:
-        index = HybridIndex(
-            client,
-            embedder=embedder,
-            tenant_key=TENANT_KEY,
-            fusion=settings.kb_fusion,
-            dense_weight=settings.kb_dense_weight,
-            candidates=settings.kb_candidates,
-            layout=collection_layout(settings),
-        )
+        index = index_from_settings(settings, client=client, embedder=embedder, tenant_key=TENANT_KEY)
         return cls(index, prefix=settings.qdrant_prefix)
 
     def alias(self, version_id: int) -> str:

@@ -19,9 +19,11 @@ from typing import Any, Literal
 import numpy as np
 from qdrant_client import QdrantClient, models
 
+from stores.settings import StoreSettings
 from stores.vector.analyzer import GermanAnalyzer, SparseTerms
 from stores.vector.calibration import LogisticCalibration, calibration_for
 from stores.vector.embedders import Embedder
+from stores.vector.qdrant import collection_layout
 
 Fusion = Literal["weighted", "rrf"]
 FilterValue = str | int | bool | Sequence[str | int] | Mapping[str, float | int]
@@ -369,3 +371,18 @@ def _sparse_vector(terms: SparseTerms) -> models.SparseVector:
 def _dot(left: Sequence[float], right: Any) -> float:
     """Cosine of two unit vectors (Qdrant normalises stored cosine vectors; embedders normalise queries)."""
     return float(np.dot(np.asarray(left, dtype=np.float32), np.asarray(right, dtype=np.float32)))
+
+
+def index_from_settings(
+    settings: StoreSettings, *, client: QdrantClient, embedder: Embedder | None, tenant_key: str
+) -> HybridIndex:
+    """A hybrid index configured from settings (fusion, weight, candidates, cluster layout)."""
+    return HybridIndex(
+        client,
+        embedder=embedder,
+        tenant_key=tenant_key,
+        fusion=settings.kb_fusion,
+        dense_weight=settings.kb_dense_weight,
+        candidates=settings.kb_candidates,
+        layout=collection_layout(settings),
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +19,8 @@ from nodes.answer.prompts import SOFT_HINT
 from nodes.answer.services import StaticServices
 from nodes.shared.scripted_llm import ScriptedChatModel, ScriptStep
 from nodes.shared.strictness import DEFAULT_DISCLAIMER_MESSAGE, DEFAULT_REFUSAL_MESSAGE, get_strictness_config
+from stores.brand.importer import load_dna_file
+from stores.brand.store import BrandStore
 from stores.kb.store import KnowledgeBase
 from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
@@ -25,6 +28,7 @@ from stores.sql.engine import Database
 from tests.graph.answer_fixtures import KB_ID, length_cut, tool_call
 
 UNCERTAIN = AnswerContext().uncertain_message
+REPO = Path(__file__).resolve().parents[2]
 URLAUB_ANSWER = (
     "Vollzeitbeschäftigte erhalten 30 Arbeitstage Erholungsurlaub pro Kalenderjahr (Stand 2026-01) [lb-url-01]."
 )
@@ -367,3 +371,27 @@ def test_every_run_writes_an_output_record(services: StaticServices) -> None:
     (record,) = services.answer_records.latest(1)
     assert record["citations"] == ["lb-url-01"] and record["kb_id"] == KB_ID and record["bucket"] == "delivered"
     assert record["strictness"]["key"] == "balanced"
+
+
+def test_brand_boundaries_hold_for_a_bots_answers(
+    services: StaticServices, hybrid_kb: tuple[Database, KnowledgeBase]
+) -> None:
+    brands = BrandStore(hybrid_kb[0])
+    brands.save(load_dna_file(REPO / "demo" / "brand" / "kantwerk-1.1.1.yaml"))
+    services.brands = brands
+    hype = URLAUB_ANSWER.replace(
+        "Vollzeitbeschäftigte erhalten", "Als Marktführer garantieren wir Vollzeitbeschäftigten"
+    )
+    run = Run(
+        services, "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?", [hype, URLAUB_ANSWER], brand_id="kantwerk"
+    )
+    out = run.state
+    feedback = str(run.model.calls[1][-1].content)
+    assert "GR-CLAIM-002" in feedback and "GR-CLAIM-003" in feedback
+    assert out["regenerations"] == 1 and out["answer"] == URLAUB_ANSWER and out["bucket"] == "delivered"
+
+
+def test_unknown_brand_is_an_error_output(services: StaticServices, hybrid_kb: tuple[Database, KnowledgeBase]) -> None:
+    services.brands = BrandStore(hybrid_kb[0])
+    out = Run(services, "Urlaub?", [], brand_id="gibtsnicht").state
+    assert out["bucket"] == "invalid_input" and "gibtsnicht" in out["answer"]

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
+import pytest
+import typer
 from langchain_core.language_models import BaseChatModel
 
 from graphs.answer import build_answer_graph
+from graphs.cli.ask import ask_with_review
 from nodes.answer.context import AnswerContext
 from nodes.answer.services import StaticServices
 from nodes.settings import ModelSettings, ProviderName
 from nodes.shared.llm import create_chat_model
+from nodes.shared.scripted_llm import ScriptedChatModel
 from nodes.shared.strictness import StrictnessConfig, get_strictness_config
 from tests.fakes.llm_server import Reply, running_fake_llm_server
-from tests.graph.answer_fixtures import KB_ID
+from tests.graph.answer_fixtures import KB_ID, tool_call
 
 EXPECTED_EDGES = {
     ("screen_input", "plan_queries"),
@@ -94,3 +99,16 @@ def test_real_chat_ollama_client_sends_the_level_parameters(services: StaticServ
     assert request["messages"][0]["role"] == "system" and "[lb-url-01]" in request["messages"][1]["content"]
     assert out["bucket"] == "delivered" and out["citations"] == ["lb-url-01"]
     assert out["token_usage"]["draft_answer"]["input_tokens"] == 11
+
+
+@pytest.mark.parametrize(("action", "bucket"), [("approve", "delivered"), ("reject", "refused")])
+def test_cli_review_pauses_and_resumes_with_a_sqlite_checkpointer(
+    services: StaticServices, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, action: str, bucket: str
+) -> None:
+    weak = "Vollzeitbeschäftigte können ungenutzten Erholungsurlaub komplett auszahlen lassen [lb-url-01]."
+    critic = tool_call("ClaimCheck", verdict="partially", confidence=0.4, reason="unklar")
+    services.model = ScriptedChatModel(script=[weak, critic])
+    monkeypatch.setattr(typer, "prompt", lambda *args, **kwargs: action)
+    context = AnswerContext(kb_id=KB_ID, review_mode="interrupt")
+    out = ask_with_review(services, "Kann ich Urlaub auszahlen lassen?", context, tmp_path / "cp.sqlite")
+    assert out["bucket"] == bucket and "__interrupt__" not in out
