@@ -6,6 +6,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from matplotlib.axes import Axes
 
+from evals.suite import Plot
+
 Draw = Callable[[Axes], None]
 
 
@@ -23,6 +25,13 @@ def line_chart(
         axes.legend()
 
     return draw
+
+
+def share_plot(
+    filename: str, title: str, series: Mapping[str, Sequence[float]], x: Sequence[float], *, xlabel: str, ylabel: str
+) -> Plot:
+    """Lines of shares (0–1) over ``x``, one per series."""
+    return Plot(filename, title, line_chart(series, x, xlabel=xlabel, ylabel=ylabel, ylim=(0.0, 1.0)))
 
 
 def grouped_bars(groups: Sequence[str], series: Mapping[str, Sequence[float]], *, ylabel: str) -> Draw:

@@ -18,8 +18,8 @@ from evals.answering import answer_services, compiled_answer_graph, eval_knowled
 from evals.bench.data import article_fold, load_passages, read_jsonl, write_passage_kb
 from evals.evaluators import EvaluationResult, mean_scores
 from evals.evaluators.answers import gold_span_cited, refused
-from evals.plots import line_chart
-from evals.suite import Dataset, Metric, Plot, Suite, SuiteContext, SuiteResult, Table, dataset_version, evenly_spread
+from evals.plots import share_plot
+from evals.suite import Dataset, Metric, Suite, SuiteContext, SuiteResult, Table, dataset_version, evenly_spread
 from nodes.answer.context import AnswerContext
 
 DATA = "xquad_de/derived"
@@ -116,10 +116,13 @@ def run(ctx: SuiteContext) -> SuiteResult:
             ),
         ],
         plots=[
-            Plot(
+            share_plot(
                 "rates_by_level.png",
                 f"Ablehnungen je Strictness-Stufe ({ctx.settings.provider})",
-                line_chart(series, levels, xlabel="Strictness-Stufe", ylabel="Anteil", ylim=(0.0, 1.0)),
+                series,
+                levels,
+                xlabel="Strictness-Stufe",
+                ylabel="Anteil",
             )
         ],
         notes=[

@@ -16,8 +16,8 @@ from evals.bench.data import CachedEmbedder, load_passages, load_queries
 from evals.bench.retrieval import bm25_search, build_index, index_search, latency_figures, rank_queries
 from evals.evaluators import mean_scores
 from evals.evaluators.retrieval import RANKING_EVALUATORS, recall_at
-from evals.plots import line_chart
-from evals.suite import Dataset, Metric, Plot, Suite, SuiteContext, SuiteResult, Table, dataset_version
+from evals.plots import share_plot
+from evals.suite import Dataset, Metric, Suite, SuiteContext, SuiteResult, Table, dataset_version
 from stores.vector.embedders import create_embedder
 
 DATA = "xquad_de/derived"
@@ -104,10 +104,13 @@ def run(ctx: SuiteContext) -> SuiteResult:
         },
         tables=[Table("Ranking je Methode", ("Methode", *RANKING_KEYS), rows)],
         plots=[
-            Plot(
+            share_plot(
                 "recall_at_k.png",
                 f"Recall@k je Methode ({len(queries)} Fragen)",
-                line_chart(curves, CURVE_KS, xlabel="k", ylabel="Recall@k", ylim=(0.0, 1.0)),
+                curves,
+                CURVE_KS,
+                xlabel="k",
+                ylabel="Recall@k",
             )
         ],
         notes=[

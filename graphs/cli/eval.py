@@ -17,7 +17,9 @@ app = typer.Typer(help="Eval-Suiten offline ausführen.", no_args_is_help=True)
 
 @app.command("eval")
 def run_evals(
-    suite: Annotated[str, typer.Argument(help="retrieval, refusal, grounding, invariants, critic, … oder all.")],
+    suite: Annotated[
+        str, typer.Argument(help="retrieval, refusal, grounding, invariants, critic, scorecard, scan oder all.")
+    ],
     data_dir: Annotated[
         Path | None, typer.Option("--data-dir", help="Ordner der Eval-Daten; Vorgabe ../shared/data neben dem Repo.")
     ] = None,
@@ -27,7 +29,9 @@ def run_evals(
     strictness: Annotated[
         int | None, typer.Option("--strictness", help="Stufe 1–5; leer: die Vorgabe der Suite.")
     ] = None,
-    limit: Annotated[int | None, typer.Option("--limit", help="Höchstens so viele Beispiele je Suite.")] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", help="Höchstens so viele Beispiele je Suite (invariants: Modellausgaben).")
+    ] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Ergebnisordner; Vorgabe evals/results.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Ergebnisse als JSON auf stdout ausgeben.")] = False,
 ) -> None:
