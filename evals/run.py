@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar, cast, get_args
 
+from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -31,11 +32,16 @@ from rich.progress import (
 )
 
 from evals.baselines import Profile, compare, load_baselines
+from evals.bench.data import BenchmarkDataError
+from evals.datasets import DatasetError
 from evals.report import run_folder, table_json, write_report
 from evals.suite import REPO_ROOT, Counter, RunSettings, Suite, SuiteContext
 from evals.suites import critic, grounding, invariants, refusal, retrieval, scan, scorecard
 from graphs.settings import load_settings
 from nodes.settings import ProviderName
+from nodes.shared.llm import probe_provider
+from stores.ingest.documents import DocumentError
+from stores.ingest.kb import KBInputError
 
 T = TypeVar("T")
 SUITES: dict[str, Suite] = {
@@ -51,6 +57,7 @@ SUITES: dict[str, Suite] = {
     )
 }
 DEFAULT_DATA_DIR = REPO_ROOT.parent / "shared" / "data"
+BAD_DATA = (BenchmarkDataError, DatasetError, KBInputError, DocumentError, ValidationError, OSError, KeyError)
 DEFAULT_OUT = REPO_ROOT / "evals" / "results"
 
 
@@ -61,7 +68,10 @@ class UnknownSuite(ValueError):
 
 @dataclass(frozen=True)
 class SuiteOutcome:
-    """``status``: ok, below_baseline or skipped; ``report`` is None for a skipped suite."""
+    """``status``: ok, below_baseline, skipped (data missing) or error (data unreadable).
+
+    ``report`` and ``folder`` exist for the first two only.
+    """
 
     suite: str
     status: str
@@ -145,7 +155,11 @@ def run_suite(
     console.print(f"[bold]Suite {suite.name}[/] — {suite.description}")
     started = datetime.now(UTC)
     clock = time.perf_counter()
-    result = suite.run(SuiteContext(settings, RichTracker(progress)))
+    try:
+        result = suite.run(SuiteContext(settings, RichTracker(progress)))
+    except BAD_DATA as exc:  # the other suites still run; the run as a whole fails
+        console.print(f"[red]Suite {suite.name} abgebrochen — {exc}[/]")
+        return SuiteOutcome(suite.name, "error", None, None, str(exc))
     duration = round(time.perf_counter() - clock, 1)
     report: dict[str, Any] = {
         "suite": suite.name,
@@ -213,7 +227,7 @@ def _print_summary(console: Console, report: dict[str, Any], folder: Path) -> No
 
 
 def exit_code(outcomes: Sequence[SuiteOutcome]) -> int:
-    return 1 if any(o.status == "below_baseline" for o in outcomes) else 0
+    return 1 if any(o.status in ("below_baseline", "error") for o in outcomes) else 0
 
 
 def outcomes_json(outcomes: Sequence[SuiteOutcome]) -> str:
@@ -235,15 +249,18 @@ def build_settings(
     strictness: int | None,
     limit: int | None,
 ) -> RunSettings:
-    """Run settings over the environment's application settings (raises SettingsError on invalid variables)."""
+    """Run settings over the environment's settings; raises SettingsError, ValueError or ProviderError (unreachable)."""
     if provider not in get_args(ProviderName):
         raise ValueError(f"Unbekannter Anbieter „{provider}“; möglich: {', '.join(get_args(ProviderName))}.")
     if strictness is not None and not 1 <= strictness <= 5:
         raise ValueError(f"--strictness muss zwischen 1 und 5 liegen (war {strictness}).")
     if limit is not None and limit < 1:
         raise ValueError(f"--limit muss mindestens 1 sein (war {limit}).")
+    app = load_settings()
+    if provider != "extractive":  # an unreachable model would only show up as odd figures much later
+        probe_provider(cast(ProviderName, provider), app)
     return RunSettings(
-        app=load_settings(),
+        app=app,
         provider=cast(ProviderName, provider),
         data_dir=data_dir if data_dir is not None else DEFAULT_DATA_DIR,
         out=out if out is not None else DEFAULT_OUT,

