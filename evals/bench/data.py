@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,11 +90,19 @@ class CachedEmbedder:
         return self._queries[text]
 
 
+def write_kb_entries(entries: Iterable[dict[str, Any]], target: Path) -> Path:
+    """KB entries as JSONL for ``ingest_kb``."""
+    with target.open("w", encoding="utf-8") as out:
+        for entry in entries:
+            out.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    return target
+
+
 def write_law_kb(rows: Sequence[dict[str, Any]], target: Path) -> Path:
     """Write the federal-law sections (``de_gesetze/kb_paragraphs.jsonl``) as KB entries for ``ingest_kb``."""
-    with target.open("w", encoding="utf-8") as out:
-        for row in rows:
-            entry = {
+    return write_kb_entries(
+        (
+            {
                 "id": row["id"],
                 "title": row["heading"],
                 "section": row["law_title"],
@@ -104,5 +112,25 @@ def write_law_kb(rows: Sequence[dict[str, Any]], target: Path) -> Path:
                 "official": True,
                 "source_ref": row.get("source"),
             }
-            out.write(json.dumps(entry, ensure_ascii=False) + "\n")
-    return target
+            for row in rows
+        ),
+        target,
+    )
+
+
+def write_passage_kb(passages: Sequence[Passage], target: Path, *, stand: str, work: str) -> Path:
+    """Corpus passages (XQuAD) as official KB entries, titled by their article."""
+    return write_kb_entries(
+        (
+            {
+                "id": p.id,
+                "title": p.title.replace("_", " "),
+                "text": p.text,
+                "stand": stand,
+                "work": work,
+                "official": True,
+            }
+            for p in passages
+        ),
+        target,
+    )

@@ -13,7 +13,7 @@ import math
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,8 @@ from evals.bench.data import (
     read_jsonl,
     write_law_kb,
 )
+from evals.evaluators import mean_scores
+from evals.evaluators.retrieval import RANKING_EVALUATORS
 from stores.ingest.kb import ingest_kb
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
@@ -52,18 +54,13 @@ LAW_QUERIES = 100
 
 
 def ranking_metrics(rankings: Sequence[Sequence[str]], golds: Sequence[str]) -> dict[str, float]:
-    """recall@1/5/10, nDCG@10 and MRR (one relevant passage per query)."""
-    totals = {"recall@1": 0.0, "recall@5": 0.0, "recall@10": 0.0, "ndcg@10": 0.0, "mrr": 0.0}
-    for ranked, gold in zip(rankings, golds, strict=True):
-        if gold not in ranked:
-            continue
-        position = list(ranked).index(gold) + 1
-        totals["mrr"] += 1.0 / position
-        for k in (1, 5, 10):
-            totals[f"recall@{k}"] += position <= k
-        if position <= 10:
-            totals["ndcg@10"] += 1.0 / math.log2(position + 1)
-    return {name: round(value / len(golds), 4) for name, value in totals.items()}
+    """recall@1/5/10, nDCG@10 and MRR (one relevant passage per query), averaged over the queries."""
+    results = [
+        evaluator({}, {"ranking": ranked}, {"gold": gold})
+        for ranked, gold in zip(rankings, golds, strict=True)
+        for evaluator in RANKING_EVALUATORS
+    ]
+    return {key: mean for key, (mean, _) in mean_scores(results).items()}
 
 
 def latency_figures(seconds: Sequence[float]) -> dict[str, float]:
@@ -100,15 +97,17 @@ def build_index(
     *,
     fusion: Fusion = "weighted",
     dense_weight: float = 0.5,
+    progress: Callable[[int], None] | None = None,
 ) -> HybridIndex:
     index = HybridIndex(client, embedder=embedder, tenant_key=TENANT, fusion=fusion, dense_weight=dense_weight)
     if not index.exists(alias):
-        index.build(alias, [IndexPoint(id=p.id, text=p.indexed, payload={TENANT: "bench"}) for p in passages])
+        points = [IndexPoint(id=p.id, text=p.indexed, payload={TENANT: "bench"}) for p in passages]
+        index.build(alias, points, progress=progress)
     return index
 
 
 def rank_queries(
-    search: Callable[[str], list[str]], queries: Sequence[Query]
+    search: Callable[[str], list[str]], queries: Iterable[Query]
 ) -> tuple[dict[str, float], list[list[str]]]:
     rankings, seconds = [], []
     for query in queries:
@@ -118,14 +117,13 @@ def rank_queries(
     return latency_figures(seconds), rankings
 
 
-def evaluate_index(index: HybridIndex, alias: str, queries: Sequence[Query]) -> dict[str, float]:
-    latency, rankings = rank_queries(
-        lambda q: [p.id for p in index.search(alias, q, filter={TENANT: "bench"}, limit=10)], queries
-    )
-    return {**ranking_metrics(rankings, [q.gold or "" for q in queries]), **latency}
+def index_search(index: HybridIndex, alias: str) -> Callable[[str], list[str]]:
+    """Top-10 passage ids of a query in the benchmark index."""
+    return lambda q: [p.id for p in index.search(alias, q, filter={TENANT: "bench"}, limit=10)]
 
 
-def evaluate_bm25(passages: Sequence[Passage], queries: Sequence[Query]) -> dict[str, float]:
+def bm25_search(passages: Sequence[Passage]) -> Callable[[str], list[str]]:
+    """Top-10 passage ids of a query under plain in-memory BM25."""
     bm25 = BM25([p.text for p in passages])
     ids = [p.id for p in passages]
 
@@ -133,6 +131,10 @@ def evaluate_bm25(passages: Sequence[Passage], queries: Sequence[Query]) -> dict
         scores = bm25.scores(text)
         return [ids[i] for i in sorted(range(len(ids)), key=lambda i: -scores[i])[:10]]
 
+    return search
+
+
+def evaluate_search(search: Callable[[str], list[str]], queries: Sequence[Query]) -> dict[str, float]:
     latency, rankings = rank_queries(search, queries)
     return {**ranking_metrics(rankings, [q.gold or "" for q in queries]), **latency}
 
@@ -235,23 +237,24 @@ def run_retrieval_benchmark(
         client = QdrantClient(path=str(Path(tmp) / "qdrant"))
         try:
             log("BM25-Baseline …")
-            methods["bm25_baseline"] = evaluate_bm25(passages, queries)
+            methods["bm25_baseline"] = evaluate_search(bm25_search(passages), queries)
             log("sparse …")
-            methods["sparse"] = evaluate_index(build_index(client, "sparse", passages, None), "sparse", queries)
+            sparse = build_index(client, "sparse", passages, None)
+            methods["sparse"] = evaluate_search(index_search(sparse, "sparse"), queries)
             if cached is not None:
                 log("hybrid (Passagen und Anfragen einbetten) …")
                 hybrid = build_index(
                     client, "hybrid", passages, cached, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
                 )
-                methods["hybrid"] = evaluate_index(hybrid, "hybrid", queries)
+                methods["hybrid"] = evaluate_search(index_search(hybrid, "hybrid"), queries)
                 log("dense und die andere Fusion (Anfragen aus dem Cache) …")
                 dense = build_index(client, "hybrid", passages, cached, dense_weight=1.0)
-                methods["dense"] = evaluate_index(dense, "hybrid", queries)
+                methods["dense"] = evaluate_search(index_search(dense, "hybrid"), queries)
                 other: Fusion = "rrf" if settings.kb_fusion == "weighted" else "weighted"
                 alternative = build_index(
                     client, "hybrid", passages, cached, fusion=other, dense_weight=settings.kb_dense_weight
                 )
-                methods[f"hybrid_{other}"] = evaluate_index(alternative, "hybrid", queries)
+                methods[f"hybrid_{other}"] = evaluate_search(index_search(alternative, "hybrid"), queries)
             log("Ablehnungs-Split …")
             refusal_kb = load_passages(data_dir / "refusal_split_kb_corpus.jsonl")
             refusal_rows = read_jsonl(data_dir / "refusal_split_queries.jsonl")

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, ValidationError
@@ -16,8 +17,9 @@ from nodes.answer.extractive import conflict_side_line
 from nodes.answer.prompts import CRITIC_SYSTEM_PROMPT, CRITIC_USER_PROMPT
 from nodes.answer.runtime import add_usage, context_of, usage_of
 from nodes.answer.services import AnswerServices
-from nodes.answer.state import AnswerState, ClaimVerdict, NodeUsage, ResolvedPolicy
-from nodes.answer.validate import _NON_OFFICIAL_MENTION, is_factual, is_refusal
+from nodes.answer.state import AnswerState, ClaimVerdict, NodeUsage
+from nodes.answer.validate import NON_OFFICIAL_MENTION, is_factual, is_refusal
+from nodes.settings import ProviderName
 from nodes.shared.citations import cited_ids, unsupported_numbers, without_citations
 from nodes.shared.llm import ProviderError, provider_errors
 from nodes.shared.text import split_sentences
@@ -53,7 +55,7 @@ def lexically_supported(claim: str, evidence: Sequence[str]) -> bool:
 def check_claim_deterministically(claim: str, hits: Sequence[Hit], conflicts: Sequence[KBConflict]) -> bool:
     """True when the cited blocks (or their metadata) plainly carry the claim."""
     ids = set(cited_ids(claim))
-    if _NON_OFFICIAL_MENTION.search(claim) and hits and all(not h.official for h in hits):
+    if NON_OFFICIAL_MENTION.search(claim) and hits and all(not h.official for h in hits):
         return True
     for conflict in conflicts:
         if ids <= set(conflict.ids) and (
@@ -88,7 +90,8 @@ def critique_answer(state: AnswerState, runtime: Runtime[AnswerContext], *, serv
                 )
             )
             continue
-        verdict, call_usage = _ask_critic(claim, hits, policy, services)
+        model = services.chat_model(policy.provider, policy.strictness, model=policy.model)
+        verdict, call_usage = ask_critic(claim, hits, model, policy.provider)
         usage = add_usage(usage, call_usage) if call_usage else usage
         verdicts.append(verdict)
     kept = answer
@@ -126,9 +129,10 @@ def _claim_score(verdict: ClaimVerdict) -> float:
             return 0.0
 
 
-def _ask_critic(
-    claim: str, hits: Sequence[Hit], policy: ResolvedPolicy, services: AnswerServices
+def ask_critic(
+    claim: str, hits: Sequence[Hit], model: BaseChatModel | None, provider: ProviderName
 ) -> tuple[ClaimVerdict, NodeUsage | None]:
+    """The LLM critic's verdict on one claim against its cited hits; "unconfirmed" without a model or answer."""
     ids = tuple(cited_ids(claim))
     unconfirmed = ClaimVerdict(
         claim=claim,
@@ -138,7 +142,6 @@ def _ask_critic(
         method="none",
         reason="Deterministisch nicht bestätigt; kein LLM-Kritiker verfügbar.",
     )
-    model = services.chat_model(policy.provider, policy.strictness, model=policy.model)
     if model is None:
         return unconfirmed, None
     evidence = "\n\n".join(f"[{h.entry_id}] {evidence_text(h)}" for h in hits) or "(keine)"
@@ -147,7 +150,7 @@ def _ask_critic(
         HumanMessage(CRITIC_USER_PROMPT.format(claim=claim, evidence=evidence)),
     ]
     try:
-        with provider_errors(policy.provider):
+        with provider_errors(provider):
             result = model.with_structured_output(ClaimCheck, include_raw=True).invoke(messages)
     except (ProviderError, ValueError, ValidationError) as exc:
         log.warning("critic failed; claim stays unconfirmed: %s", exc)

@@ -19,7 +19,7 @@ from stores.vector.analyzer import analyze
 
 MIN_FACTUAL_TERMS = 4
 MAX_LISTED = 3
-_NON_OFFICIAL_MENTION = regex.compile(r"(?i)nicht[\s-]*amtlich|inoffiziell|keine\s+amtliche")
+NON_OFFICIAL_MENTION = regex.compile(r"(?i)nicht[\s-]*amtlich|inoffiziell|keine\s+amtliche")
 _TAKES_SIDES = regex.compile(
     r"(?i)\b(?:maßgeblich\w*|verbindlicher\w*|aktueller\w*|spezifischer\w*|vorrangig\w*|gilt\s+vorrang|"
     r"ist\s+(?:richtig|korrekt|zutreffend)|setzt\s+sich\s+durch)\b"
@@ -76,7 +76,7 @@ def find_violations(
         violations.append(f"Zahlen, die in keinem zitierten Block stehen: {', '.join(dict.fromkeys(numbers))}.")
     violations += _conflict_violations(answer, question, sentences, set(allowed), conflicts)
     used_unofficial = [i for i in cited if i in allowed and not allowed[i].official]
-    if used_unofficial and not _NON_OFFICIAL_MENTION.search(answer):
+    if used_unofficial and not NON_OFFICIAL_MENTION.search(answer):
         violations.append(f"Nicht amtliche Quelle ohne Hinweis darauf verwendet: {', '.join(used_unofficial)}.")
     if _LEAK.search(answer):
         violations.append("Die Antwort erwähnt interne Vorgaben oder Blocknummern.")

@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import AIMessage
-
-from stores.kb.models import Hit, KBConflict
-from stores.kb.store import KnowledgeBase
 
 KB_ID = "test-hr"
 ID_PATTERN = r"^[a-z]{2}-[a-z]{3}-\d{2}$"
@@ -127,22 +123,3 @@ def tool_call(schema: str, **args: Any) -> AIMessage:
 
 def length_cut(content: str) -> AIMessage:
     return AIMessage(content=content, response_metadata={"done_reason": "length"})
-
-
-class CountingKnowledgeBase:
-    """The real KnowledgeBase, with search results memoised per query (property tests run thousands)."""
-
-    def __init__(self, kb: KnowledgeBase) -> None:
-        self._kb = kb
-        self._cache: dict[tuple[str, tuple[str, ...], int], list[Hit]] = {}
-        self.searches = 0
-
-    def search(self, kb_id: str, queries: Sequence[str], *, limit: int = 10) -> list[Hit]:
-        key = (kb_id, tuple(queries), limit)
-        if key not in self._cache:
-            self.searches += 1
-            self._cache[key] = self._kb.search(kb_id, queries, limit=limit)
-        return self._cache[key]
-
-    def conflicts(self, kb_id: str) -> list[KBConflict]:
-        return self._kb.conflicts(kb_id)

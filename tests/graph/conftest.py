@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from qdrant_client import QdrantClient
 
+from evals.answering import MemoisedKnowledgeBase
 from nodes.answer.services import StaticServices
 from stores.ingest.kb import ingest_kb
 from stores.kb.store import KnowledgeBase
@@ -16,7 +17,7 @@ from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
 from stores.sql.engine import Database, open_database
 from stores.vector.embedders import create_embedder
-from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, CountingKnowledgeBase, write_kb_jsonl
+from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, write_kb_jsonl
 
 
 def _ingested(folder: Path, embedder_name: str) -> tuple[Database, KnowledgeBase]:
@@ -47,7 +48,7 @@ def sparse_kb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Databa
 def services(hybrid_kb: tuple[Database, KnowledgeBase]) -> StaticServices:
     database, kb = hybrid_kb
     return StaticServices(
-        knowledge_base=CountingKnowledgeBase(kb), bots=BotStore(database), answer_records=AnswerRecordStore(database)
+        knowledge_base=MemoisedKnowledgeBase(kb), bots=BotStore(database), answer_records=AnswerRecordStore(database)
     )
 
 
@@ -56,5 +57,5 @@ def graph_services(hybrid_kb: tuple[Database, KnowledgeBase]) -> StaticServices:
     """One services object for all examples of a property test (hypothesis forbids function-scoped fixtures)."""
     database, kb = hybrid_kb
     return StaticServices(
-        knowledge_base=CountingKnowledgeBase(kb), bots=BotStore(database), answer_records=AnswerRecordStore(database)
+        knowledge_base=MemoisedKnowledgeBase(kb), bots=BotStore(database), answer_records=AnswerRecordStore(database)
     )

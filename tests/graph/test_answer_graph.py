@@ -12,6 +12,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
+from evals.answering import MemoisedKnowledgeBase
 from graphs.answer import build_answer_graph
 from nodes.answer.context import AnswerContext
 from nodes.answer.prompts import SOFT_HINT
@@ -24,7 +25,7 @@ from stores.kb.store import KnowledgeBase
 from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
 from stores.sql.engine import Database
-from tests.graph.answer_fixtures import KB_ID, CountingKnowledgeBase, length_cut, tool_call
+from tests.graph.answer_fixtures import KB_ID, length_cut, tool_call
 
 UNCERTAIN = AnswerContext().uncertain_message
 REPO = Path(__file__).resolve().parents[2]
@@ -162,7 +163,7 @@ def test_invalid_twice_gives_the_uncertain_refusal(services: StaticServices) -> 
 
 def test_empty_retrieval_refuses_without_llm_call(sparse_kb: tuple[Database, KnowledgeBase]) -> None:
     database, kb = sparse_kb
-    services = StaticServices(CountingKnowledgeBase(kb), BotStore(database), AnswerRecordStore(database))
+    services = StaticServices(MemoisedKnowledgeBase(kb), BotStore(database), AnswerRecordStore(database))
     run = Run(services, "Xylophon Quasar Zeppelin?", [])
     out = run.state
     assert out["hits"] == [] and run.llm_calls == 0

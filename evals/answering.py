@@ -1,0 +1,119 @@
+"""The real answer graph over an eval knowledge base: temporary stores, memoised search, the run's models."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.graph.state import CompiledStateGraph
+from qdrant_client import QdrantClient
+
+from evals.suite import Counter, RunSettings
+from graphs.answer import build_answer_graph
+from nodes.answer.services import KnowledgeSearch, StaticServices
+from nodes.settings import ModelSettings, ProviderName
+from nodes.shared.llm import create_chat_model
+from nodes.shared.strictness import StrictnessConfig
+from stores.ingest.kb import ingest_kb
+from stores.kb.models import Hit, KBConflict
+from stores.kb.store import KnowledgeBase
+from stores.settings import StoreSettings
+from stores.sql.answers import AnswerRecordStore
+from stores.sql.bots import BotStore
+from stores.sql.engine import Database, open_database
+from stores.vector.embedders import create_embedder
+
+
+class MemoisedKnowledgeBase:
+    """A knowledge base whose search results are memoised per query; the latest result stays readable.
+
+    Suites and property tests ask the same questions many times (once per strictness level, thousands of
+    scripted outputs), and checks after a run need the hits the graph saw.
+    """
+
+    def __init__(self, kb: KnowledgeSearch) -> None:
+        self._kb = kb
+        self._cache: dict[tuple[str, tuple[str, ...], int], list[Hit]] = {}
+        self.last_hits: list[Hit] = []
+
+    def search(self, kb_id: str, queries: Sequence[str], *, limit: int = 10) -> list[Hit]:
+        key = (kb_id, tuple(queries), limit)
+        if key not in self._cache:
+            self._cache[key] = self._kb.search(kb_id, queries, limit=limit)
+        self.last_hits = self._cache[key]
+        return self.last_hits
+
+    def conflicts(self, kb_id: str) -> list[KBConflict]:
+        return self._kb.conflicts(kb_id)
+
+
+@dataclass(eq=False)
+class ProviderServices(StaticServices):
+    """Services whose chat models come from the configured provider, made per strictness level as in the app."""
+
+    model_settings: ModelSettings = field(default_factory=ModelSettings)
+
+    def model_name(self, provider: ProviderName) -> str:
+        return self.model_settings.model_for(provider)
+
+    def chat_model(
+        self, provider: ProviderName, strictness: StrictnessConfig, *, model: str | None, max_tokens: int | None = None
+    ) -> BaseChatModel | None:
+        return create_chat_model(provider, strictness, self.model_settings, model=model, max_tokens=max_tokens)
+
+
+@dataclass(frozen=True)
+class EvalKnowledgeBase:
+    kb_id: str
+    search: MemoisedKnowledgeBase
+    store: KnowledgeBase
+    database: Database
+
+
+@contextmanager
+def eval_knowledge_base(
+    settings: StoreSettings, sources: Sequence[Path], kb_id: str, id_pattern: str, progress: Counter
+) -> Iterator[EvalKnowledgeBase]:
+    """Ingest the sources into a KB in temporary stores (SQLite file, Qdrant in memory) through the real path."""
+    with tempfile.TemporaryDirectory(prefix="belegt-eval-") as folder:
+        database = open_database(f"sqlite:///{Path(folder) / 'eval.db'}")
+        client = QdrantClient(":memory:")
+        try:
+            store = KnowledgeBase.from_settings(
+                settings, client=client, database=database, embedder=create_embedder(settings)
+            )
+            for source in sources:
+                ingest_kb(
+                    source,
+                    kb_id,
+                    kb=store,
+                    default_id_pattern=id_pattern,
+                    chunk_chars=settings.kb_chunk_chars,
+                    progress=progress,
+                )
+            yield EvalKnowledgeBase(kb_id, MemoisedKnowledgeBase(store), store, database)
+        finally:
+            client.close()
+            database.dispose()
+
+
+def answer_services(kb: EvalKnowledgeBase, settings: RunSettings) -> StaticServices:
+    """The run's provider: ``extractive`` answers without a model; ollama and mistral as configured."""
+    parts: dict[str, Any] = {
+        "knowledge_base": kb.search,
+        "bots": BotStore(kb.database),
+        "answer_records": AnswerRecordStore(kb.database),
+        "default_provider": settings.provider,
+    }
+    if settings.provider == "extractive":
+        return StaticServices(**parts)
+    return ProviderServices(**parts, model_settings=settings.app)
+
+
+def compiled_answer_graph(services: StaticServices) -> CompiledStateGraph[Any, Any, Any, Any]:
+    return build_answer_graph(services).compile(name="answer")

@@ -1,0 +1,165 @@
+"""Evaluators of answer-graph outputs: refusals, citations, numbers and the expected behaviour.
+
+``outputs`` is the graph's output record plus ``context``: entry id → evidence text of every hit the
+graph retrieved for the question. ``reference_outputs`` holds the expectation (golden set or dataset).
+An evaluator returns None where it does not apply (a citation precision of a refusal, say).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import regex
+
+from evals.datasets import Behaviour
+from evals.evaluators import EvaluationResult, result
+from nodes.answer.validate import NON_OFFICIAL_MENTION
+from nodes.shared.citations import cited_ids, number_vocabulary, numbers_in, unsupported_numbers
+from nodes.shared.text import split_sentences
+
+CORRECTION_CUE = regex.compile(
+    r"(?i)\b(?:stimmt\s+nicht|trifft\s+nicht\s+zu|nicht\s+(?:ganz\s+)?(?:korrekt|richtig|zutreffend)|falsch\w*|"
+    r"irrtum|irrig\w*|annahme\w*|angenommen|tatsächlich|sondern|vielmehr|entgegen|anders\s+als|berichtig\w*|"
+    r"korrigier\w*)\b"
+)
+_SPACE = regex.compile(r"\s+")
+
+
+def delivered(outputs: Mapping[str, Any]) -> bool:
+    return bool(outputs["bucket"] == "delivered")
+
+
+def answer_body(outputs: Mapping[str, Any]) -> str:
+    """The answer without the notices the graph appends (disclaimers, caution notes)."""
+    body = str(outputs["answer"])
+    for notice in outputs.get("notices", []):
+        body = body.replace(notice, "")
+    return body.strip()
+
+
+def normalised(text: str) -> str:
+    return str(_SPACE.sub(" ", text)).casefold().strip()
+
+
+def mentions(text: str, expected: str) -> bool:
+    """A number in any equivalent notation (``28,5`` ≡ ``28.5``); other text case- and space-insensitively."""
+    tokens = numbers_in(expected)
+    if len(tokens) == 1 and tokens[0][0] == expected.strip():
+        return bool(tokens[0][1] & number_vocabulary([text]))
+    return normalised(expected) in normalised(text)
+
+
+def refused(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult:
+    """Score 1 when the user got no answer: refused, withheld, or waiting for human review."""
+    return result("refused", not delivered(outputs), str(outputs["bucket"]))
+
+
+def gold_span_cited(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult | None:
+    """Delivered, cites the gold passage and contains one of the gold answer spans (answerable questions)."""
+    if not reference_outputs["answerable"]:
+        return None
+    body = answer_body(outputs)
+    cites_gold = reference_outputs["gold_passage"] in outputs["citations"]
+    has_span = any(mentions(body, span) for span in reference_outputs["answers"])
+    return result("gold_span_cited", delivered(outputs) and cites_gold and has_span)
+
+
+def citation_precision(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult | None:
+    """Share of the delivered citations that the golden set expects or accepts."""
+    cited = outputs["citations"]
+    if not delivered(outputs) or not cited or reference_outputs["behaviour"] == "refuse":
+        return None
+    allowed = set(reference_outputs["citations"]) | set(reference_outputs["acceptable"])
+    wrong = [c for c in cited if c not in allowed]
+    return result("citation_precision", 1 - len(wrong) / len(cited), f"nicht erwartet: {', '.join(wrong)}")
+
+
+def citation_recall(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult | None:
+    """Share of the required citations the delivered answer carries (a refusal carries none)."""
+    required = reference_outputs["citations"]
+    if not required:
+        return None
+    cited = set(outputs["citations"]) if delivered(outputs) else set()
+    missing = [c for c in required if c not in cited]
+    return result("citation_recall", 1 - len(missing) / len(required), f"fehlt: {', '.join(missing)}")
+
+
+def citation_validity(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult | None:
+    """Share of IDs cited in a delivered answer that name a retrieved entry the output record lists."""
+    cited = cited_ids(answer_body(outputs))
+    if not delivered(outputs) or not cited:
+        return None
+    valid = set(outputs["citations"]) & set(outputs["context"])
+    invalid = [c for c in cited if c not in valid]
+    return result("citation_validity", 1 - len(invalid) / len(cited), f"ungültig: {', '.join(invalid)}")
+
+
+def unsupported_number(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult | None:
+    """Score 1 when a delivered answer contains a number that none of its cited entries contains."""
+    if not delivered(outputs):
+        return None
+    body = answer_body(outputs)
+    evidence = [outputs["context"][i] for i in cited_ids(body) if i in outputs["context"]]
+    numbers = unsupported_numbers(body, evidence)
+    return result("unsupported_number", bool(numbers), ", ".join(numbers))
+
+
+def grounded_fact(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult | None:
+    """Delivered, cites an expected entry and states every expected fact (behaviour aside)."""
+    required = set(reference_outputs["citations"])
+    if not required:
+        return None
+    body = answer_body(outputs)
+    ok = (
+        delivered(outputs)
+        and bool(required & set(outputs["citations"]))
+        and all(mentions(body, fact) for fact in reference_outputs["must_contain"])
+    )
+    return result("grounded_fact", ok)
+
+
+def behaviour_matches(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult:
+    """Whether the output shows the expected behaviour; the comment names what was missing."""
+    expected: Behaviour = reference_outputs["behaviour"]
+    body = answer_body(outputs)
+    required = set(reference_outputs["citations"])
+    fact = grounded_fact(inputs, outputs, reference_outputs)
+    has_fact = fact is not None and fact["score"] == 1.0
+    match expected:
+        case "refuse":
+            checks = {"abgelehnt": not delivered(outputs)}
+        case "answer":
+            checks = {"belegte Antwort": has_fact}
+        case "conflict":
+            checks = {"ausgeliefert": delivered(outputs), "⚠": "⚠" in body}
+            checks["beide IDs"] = required <= set(outputs["citations"])
+        case "clarify":
+            sentences = split_sentences(body)
+            questions = [s for s in sentences if s.endswith("?")]
+            asks_back = len(questions) == 1 and sentences[-1] == questions[0]
+            checks = {"belegte Antwort": has_fact, "eine Rückfrage am Ende": asks_back}
+        case "correct_premise":
+            checks = {"belegte Antwort": has_fact, "Berichtigung": bool(CORRECTION_CUE.search(body))}
+        case "flag_non_official":
+            checks = {"belegte Antwort": has_fact, "als nicht amtlich benannt": bool(NON_OFFICIAL_MENTION.search(body))}
+        case _:
+            raise ValueError(f"unbekanntes Verhalten: {expected}")
+    missing = [name for name, ok in checks.items() if not ok]
+    return result("behaviour", not missing, f"fehlt: {', '.join(missing)}" if missing else "")

@@ -1,0 +1,1 @@
+"""Eval suites: one module per suite, each exporting ``SUITE``."""
