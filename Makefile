@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export LANGGRAPH_CLI_NO_ANALYTICS := 1
 export LANGGRAPH_NO_VERSION_CHECK := true
 
-.PHONY: serve test lint venv check clean
+.PHONY: serve test lint eval venv check clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ serve: $(STAMP)
 ## The full default test suite, lint and types included.
 test: $(STAMP) lint
 	$(BIN)/python -m pytest
+
+## Every offline eval suite at full size (reads ../shared/data); reports under evals/results/.
+eval: $(STAMP)
+	$(BIN)/belegt eval all
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

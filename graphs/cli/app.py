@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from graphs.cli import ask, bench, bots, brand, check, kb, scan
+from graphs.cli import eval as eval_suites
 
 app = typer.Typer(
     name="belegt",
@@ -21,5 +22,6 @@ app.add_typer(kb.app, name="kb")
 app.add_typer(scan.app)
 app.add_typer(brand.app, name="brand")
 app.command("scorecard")(brand.scorecard)
+app.command("eval")(eval_suites.run_evals)
 kb.bench_app.command("answer")(bench.bench_answer)
 app.add_typer(kb.bench_app, name="bench")
