@@ -2,7 +2,8 @@
 
     python -m evals.readme_table [--results evals/results] [--all-metrics]
 
-Per suite the newest full-size run is used (a limited run only when there is no full one). Rows are the
+Per suite the newest run on the suite's own settings (no ``--limit``, no ``--strictness``) is used, another
+run only when there is none. Rows are the
 suites' headline metrics (``--all-metrics``: every metric except latencies); the baseline column shows the
 committed threshold (``evals/baselines.json``) of the profile that matches the run's settings.
 """
@@ -23,11 +24,11 @@ REPRODUCE = "make eval && .venv/bin/python -m evals.readme_table"
 
 
 def latest_reports(results: Path) -> list[dict[str, Any]]:
-    """Newest full-size report per suite, in registry order; suites never run are left out."""
+    """Newest default-settings report per suite, in registry order; suites never run are left out."""
     chosen = []
     for suite in SUITES:
         reports = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(results.glob(f"{suite}/*/report.json"))]
-        full = [r for r in reports if r["settings"]["limit"] is None]
+        full = [r for r in reports if r["settings"]["limit"] is None and r["settings"]["strictness"] is None]
         if full or reports:
             chosen.append((full or reports)[-1])
     return chosen

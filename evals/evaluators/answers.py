@@ -57,6 +57,16 @@ def refused(
     return result("refused", not delivered(outputs), str(outputs["bucket"]))
 
 
+def low_score_notice(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult | None:
+    """Score 1 when a delivered answer carries the level's low-score notice (disclaimer or soft hint)."""
+    if not delivered(outputs):
+        return None
+    action = outputs.get("low_score_action")
+    return result("low_score_notice", action in ("disclaimer", "soft_hint"), str(action))
+
+
 def gold_span_cited(
     inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
 ) -> EvaluationResult | None:

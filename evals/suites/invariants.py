@@ -120,7 +120,11 @@ def run(ctx: SuiteContext) -> SuiteResult:
     metrics = [
         Metric("model_outputs", sum(outputs.values()), runs, "Freitext-Ausgaben des Modells (Antworten und Notizen)"),
         Metric("delivered_breaking_invariants", broken, delivered, "ausgelieferte Antworten mit einem Verstoß", True),
-        *(Metric(f"breach.{kind}", breaches[kind], delivered, "Verstöße dieser Art") for kind in BREACHES),
+        *(
+            Metric(f"breach.{kind}", breaches[kind], delivered, "Verstöße in ausgelieferten Antworten")
+            for kind in BREACHES[:3]
+        ),
+        Metric("breach.refusal_with_citations", breaches[BREACHES[3]], runs - delivered, "Ablehnungen mit Belegen"),
         Metric("delivered_rate", rate(delivered, runs), runs, "ausgeliefert", True),
         Metric("refused_rate", rate(buckets["refused"], runs), runs, "abgelehnt oder zurückgehalten", True),
         Metric("human_review_rate", rate(buckets["human_review"], runs), runs, "zur Prüfung"),

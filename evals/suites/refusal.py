@@ -17,7 +17,7 @@ from typing import Any
 from evals.answering import answer_services, compiled_answer_graph, eval_knowledge_base
 from evals.bench.data import article_fold, load_passages, read_jsonl, write_passage_kb
 from evals.evaluators import EvaluationResult, mean_scores
-from evals.evaluators.answers import gold_span_cited, refused
+from evals.evaluators.answers import gold_span_cited, low_score_notice, refused
 from evals.plots import share_plot
 from evals.suite import Dataset, Metric, Suite, SuiteContext, SuiteResult, Table, dataset_version, evenly_spread
 from nodes.answer.context import AnswerContext
@@ -62,7 +62,11 @@ def run(ctx: SuiteContext) -> SuiteResult:
                     }
                     group = "answerable" if row["answerable_in_kb"] else "unanswerable"
                     fold = "report_fold" if article_fold(row["article"], articles) == 1 else "fit_fold"
-                    found = [refused({}, output, reference), gold_span_cited({}, output, reference)]
+                    found = [
+                        refused({}, output, reference),
+                        gold_span_cited({}, output, reference),
+                        low_score_notice({}, output, reference),
+                    ]
                     for key in (group, f"{group}.{fold}"):
                         results.setdefault((level, key), []).extend(r for r in found if r is not None)
                     buckets[level][output["bucket"]] += 1
@@ -83,6 +87,14 @@ def run(ctx: SuiteContext) -> SuiteResult:
         metrics += [
             Metric(m.name, m.value, m.n, m.description, headline=level in HEADLINE_LEVELS) for m in level_metrics
         ]
+        if "low_score_notice" in unanswered:  # delivered answers only; absent when every one was refused
+            metrics.append(
+                Metric(
+                    f"level{level}.low_score_notice_rate_unanswerable",
+                    *unanswered["low_score_notice"],
+                    "ausgeliefert mit Hinweis auf schwache Belege (disclaimer/soft_hint), obwohl unbeantwortbar",
+                )
+            )
         for value, name in zip((m.value for m in level_metrics), series, strict=True):
             series[name].append(value)
         report_unanswered = mean_scores(results.get((level, "unanswerable.report_fold"), []))

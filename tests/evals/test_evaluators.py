@@ -15,6 +15,7 @@ from evals.evaluators.answers import (
     citation_validity,
     gold_span_cited,
     grounded_fact,
+    low_score_notice,
     mentions,
     refused,
     unsupported_number,
@@ -168,3 +169,10 @@ def test_set_agreement_is_micro_averaged() -> None:
 def test_mean_scores_counts_examples_per_key() -> None:
     results = [refused({}, output("x", [], bucket=b), {}) for b in ("refused", "delivered", "delivered")]
     assert mean_scores(results) == {"refused": (0.3333, 3)}
+
+
+def test_low_score_notice_counts_delivered_answers_with_the_levels_notice() -> None:
+    answer = output("30 Tage [lb-url-01].", ["lb-url-01"]) | {"low_score_action": "disclaimer"}
+    assert score(low_score_notice({}, answer, {})) == 1.0
+    assert score(low_score_notice({}, answer | {"low_score_action": None}, {})) == 0.0
+    assert low_score_notice({}, output("-", [], bucket="refused"), {}) is None
