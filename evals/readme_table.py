@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from evals.run import DEFAULT_OUT, SUITES
 from evals.suite import Metric
 
 REPRODUCE = "make eval && .venv/bin/python -m evals.readme_table"
+TRAILING_NOTE = re.compile(r"\s*\([^()]*\)$")  # "xquad_de/derived (BEIR: 240 Passagen)" → "xquad_de/derived"
 
 
 def latest_reports(results: Path) -> list[dict[str, Any]]:
@@ -46,7 +48,7 @@ def render_table(reports: Sequence[dict[str, Any]], *, all_metrics: bool = False
         verdict = compare(metrics, profiles.get(report["suite"], []), settings)
         thresholds = {c.metric: c.threshold.describe() for c in verdict.checks}
         limit = f", limit {settings['limit']}" if settings["limit"] is not None else ""
-        data = f"{dataset['name'].split(' (')[0]} · {dataset['version']}{limit}"
+        data = f"{TRAILING_NOTE.sub('', dataset['name'])} · {dataset['version']}{limit}"
         provider = f"{settings['provider']} · {settings['embedder']}"
         commit = f"`{git['sha'][:7]}`" + (" (dirty)" if git["dirty"] else "")
         for metric in report["metrics"]:

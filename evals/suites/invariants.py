@@ -118,7 +118,9 @@ def run(ctx: SuiteContext) -> SuiteResult:
                     examples += [(question, kind, detail[:120]) for kind, detail in found][: max(0, 20 - len(examples))]
     delivered = buckets["delivered"]
     metrics = [
-        Metric("model_outputs", sum(outputs.values()), runs, "Freitext-Ausgaben des Modells (Antworten und Notizen)"),
+        Metric(
+            "model_outputs", sum(outputs.values()), runs, "Freitext-Ausgaben des Modells (Antworten, Notizen)", True
+        ),
         Metric("delivered_breaking_invariants", broken, delivered, "ausgelieferte Antworten mit einem Verstoß", True),
         *(
             Metric(f"breach.{kind}", breaches[kind], delivered, "Verstöße in ausgelieferten Antworten")
