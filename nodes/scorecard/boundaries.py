@@ -13,12 +13,13 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
+from nodes.scorecard.claim_patterns import ClaimPatterns
 from nodes.scorecard.evidence import evidence_for
 from nodes.scorecard.quotes import QuotedSpans
 from nodes.scorecard.results import Evidence, Reason
 from nodes.scorecard.sentences import split_sentences
 from nodes.scorecard.terms import TermEntry, TermHit, TermMatcher, fold_case
-from stores.brand.models import AllowedException, Guardrails, compile_pattern
+from stores.brand.models import AllowedException, Guardrails
 
 DEFAULT_REGEX_TIMEOUT_S = 0.25
 DEFAULT_TERM_FIX = "Streichen oder durch eine konkrete, belegbare Aussage ersetzen (Umfang, Ergebnis, Beispiel)."
@@ -64,7 +65,7 @@ class BoundaryMatcher:
             [TermEntry(r.id, r.term, r.lemma_match) for r in guardrails.forbidden_terms]
             + [TermEntry(r.id, r.phrase, r.lemma_match) for r in guardrails.forbidden_phrases]
         )
-        self._patterns = [(r.id, compile_pattern(r.pattern)) for r in guardrails.forbidden_patterns]
+        self._claims = ClaimPatterns((r.id, r.pattern) for r in guardrails.forbidden_patterns)
         self._exception_phrases = TermMatcher(
             TermEntry(e.id, e.phrase, inflect=False) for e in guardrails.allowed_exceptions if e.phrase
         )
@@ -88,14 +89,10 @@ class BoundaryMatcher:
         self, text: str, *, regex_timeout_s: float = DEFAULT_REGEX_TIMEOUT_S
     ) -> tuple[list[RuleHit], list[str]]:
         """Raw rule hits before exceptions, and the ids of patterns that ran out of time."""
-        hits = [RuleHit(h.key, h.start, h.end, h.entry) for h in self._terms.find(text)]
-        timed_out: list[str] = []
-        for rule_id, pattern in self._patterns:
-            try:
-                matches = pattern.finditer(text, timeout=regex_timeout_s)
-                hits.extend(RuleHit(rule_id, m.start(), m.end(), None) for m in matches if m.end() > m.start())
-            except TimeoutError:
-                timed_out.append(rule_id)
+        folded = fold_case(text).encode()  # shared by the term automaton and the claims' literal scan
+        hits = [RuleHit(h.key, h.start, h.end, h.entry) for h in self._terms.find_folded(folded)]
+        claims, timed_out = self._claims.find(text, timeout_s=regex_timeout_s, folded=folded)
+        hits.extend(RuleHit(c.rule_id, c.start, c.end, None) for c in claims)
         return _without_nested(hits), timed_out
 
     def check(self, text: str, *, regex_timeout_s: float = DEFAULT_REGEX_TIMEOUT_S) -> BoundaryReport:

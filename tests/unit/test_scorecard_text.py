@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nodes.scorecard.evidence import locate_passage
 from nodes.scorecard.quotes import QuotedSpans
@@ -96,3 +100,21 @@ def test_llm_quotes_are_located_or_dropped() -> None:
     assert loose is not None and loose.quote == "Die Entscheidung  fällt später" and loose.sentence_index == 1
     assert locate_passage(text, sentences, "Wir garantieren Erfolg") is None
     assert locate_passage(text, sentences, "„“") is None
+
+
+_WORDS = ["ohne", "Risiko", "alles", "aus", "einer", "Hand", "Paket", "rund", "um"]
+_GAPS = ["", " ", "  ", "   ", "\n  ", "\t", " \u00a0 "]
+_ENTRIES = ["ohne Risiko", "Risiko", "alles aus einer Hand", "rund um"]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.sampled_from(_WORDS), st.sampled_from(_GAPS)), max_size=30))
+def test_hits_across_whitespace_runs_map_back_to_the_original(parts: list[tuple[str, str]]) -> None:
+    text = "".join(gap + word for word, gap in parts)
+    matcher = TermMatcher(TermEntry(entry, entry, inflect=False) for entry in _ENTRIES)
+    expected = sorted(
+        (m.start(), m.end(), entry)
+        for entry in _ENTRIES
+        for m in re.finditer(r"(?<!\w)" + r"\s+".join(entry.split()) + r"(?!\w)", text, re.IGNORECASE)
+    )
+    assert sorted((hit.start, hit.end, hit.key) for hit in matcher.find(text)) == expected

@@ -1,0 +1,218 @@
+"""Claim patterns (brand-authored regexes) run only on texts that contain a literal every match needs.
+
+``\\bohne\\s+Risiko\\b`` cannot match a text without both "ohne" and "risiko" in it, so one Aho-Corasick
+scan of the case-folded text for every rule's literals decides which regexes run at all. The literals come
+from the pattern's parse tree: every required piece of a sequence, one piece per branch of an alternation.
+A pattern without provable literals (syntax only the ``regex`` module knows, optional parts only, fuzzy
+matching) runs on every text.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Iterable
+from re import _constants as sre  # type: ignore[attr-defined]  # the one maintained regex parser in Python
+from re import _parser as sre_parse  # type: ignore[attr-defined]
+from typing import Any, NamedTuple
+
+import regex
+from ahocorasick_rs import BytesAhoCorasick, Implementation
+from regex import _regex as regex_engine  # its case folding: the equivalence the compiled patterns match by
+from regex._regex_core import FULL_CASE_FOLDING
+
+from nodes.scorecard.terms import fold_case
+from stores.brand.models import compile_pattern
+
+Anchors = frozenset[str]  # a clause: one of these literals (printable ASCII, case-folded) must occur
+_ASCII_PIECE = re.compile(r"[\x21-\x7e]+")
+# Characters other than ß whose case folding holds ASCII or nothing (ſ → s, ﬁ → fi, K → k, İ → i, U+0307 → "").
+# A folded text without them holds, ß written ss, every printable-ASCII run its `case_key` holds.
+_FOLD_INTO_ASCII = "\u0130\u0131\u0149\u017f\u01f0\u0307\u1e96\u1e97\u1e98\u1e99\u1e9a\u1e9e\u212a" + (
+    "\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06\U0001df95"
+)
+_SHARP_S = "ß".encode()
+Requirement = tuple[Anchors, ...]  # every clause must hold
+_REPEATS = {sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT}
+# `regex` folds I, İ and ı to themselves but matches each with i; a combining dot may come with İ
+_I_VARIANTS = (("I", "i"), ("İ", "i"), ("ı", "i"), ("\u0307", ""))
+
+
+def case_key(text: str) -> str:
+    """Text folded so that whatever a case-insensitive pattern matches, folded, holds the folded literal.
+
+    Built on the `regex` module's own full case folding rather than ``str.casefold``: it knows the Unicode
+    version the patterns are matched by (newer than Python 3.11's), e.g. ß ≡ ẞ ≡ ss ≡ U+1DF95.
+    """
+    folded: str = regex_engine.fold_case(FULL_CASE_FOLDING, text)
+    for variant, plain in _I_VARIANTS:
+        if variant in folded:
+            folded = folded.replace(variant, plain)
+    return folded
+
+
+class UnprovableLiteral(Exception):
+    """The stdlib parser reads the pattern differently from ``regex`` or not at all."""
+
+
+def required_literals(pattern: str) -> Requirement:
+    """What every non-empty match needs: each clause names literals (folded by `case_key`) of which the
+    text must contain one. Empty when nothing is provable; the pattern then runs on every text."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "possible nested set" etc.: V1 set syntax the stdlib reads differently
+        try:
+            parsed = sre_parse.parse(pattern, re.IGNORECASE | re.UNICODE)
+        except (re.error, Warning, RecursionError):
+            return ()
+    try:
+        clauses = _sequence(parsed)
+    except UnprovableLiteral:
+        return ()
+    return tuple(sorted(set(clauses), key=_selectivity, reverse=True))  # the rarest literal is tested first
+
+
+def _selectivity(clause: Anchors) -> tuple[int, int]:
+    """A clause whose shortest literal is long rules out more texts; fewer alternatives, too."""
+    return min(map(len, clause)), -len(clause)
+
+
+def _sequence(items: Iterable[tuple[Any, Any]]) -> list[Anchors]:
+    clauses: list[Anchors] = []
+    run: list[str] = []
+    for op, av in items:
+        char = _literal_char(op, av)
+        if char is not None:
+            run.append(char)
+            continue
+        if run:
+            clauses.extend(_ascii_pieces("".join(run)))
+            run = []
+        clauses.extend(_required(op, av))
+    if run:
+        clauses.extend(_ascii_pieces("".join(run)))
+    return clauses
+
+
+def _ascii_pieces(literal: str) -> list[Anchors]:
+    """The folded literal's runs of printable ASCII, each required on its own ("marktführ": "marktf", "hr")."""
+    return [frozenset({piece}) for piece in _ASCII_PIECE.findall(case_key(literal))]
+
+
+def _literal_char(op: Any, av: Any) -> str | None:
+    if op is sre.LITERAL:
+        char = chr(av)
+    elif op is sre.IN and av and all(o is sre.LITERAL for o, _ in av):  # [Nn]: one letter in any case
+        chars = {case_key(chr(v)) for _, v in av}
+        if len(chars) != 1:
+            return None
+        char = chars.pop()
+    else:
+        return None
+    return _checked(char)
+
+
+def _checked(char: str) -> str:
+    if char in "{}":  # `regex` reads {e<=1} as fuzzy matching, the stdlib as literal text
+        raise UnprovableLiteral(char)
+    return char
+
+
+def _required(op: Any, av: Any) -> list[Anchors]:
+    if op is sre.SUBPATTERN:
+        return _sequence(av[-1])
+    if op is sre.ATOMIC_GROUP:
+        return _sequence(av)
+    if op in _REPEATS:
+        low, _, item = av
+        return _sequence(item) if low >= 1 else []
+    if op is sre.IN and av and all(o is sre.LITERAL for o, _ in av):  # [%$], or a|b after the parser's merge
+        options = frozenset(case_key(_checked(chr(v))) for _, v in av)
+        return [options] if all(_ASCII_PIECE.fullmatch(o) for o in options) else []
+    if op is sre.BRANCH:  # one clause: any branch's own most selective clause
+        branches = [_sequence(branch) for branch in av[1]]
+        if not all(branches):
+            return []
+        return [frozenset().union(*(max(b, key=_selectivity) for b in branches))]
+    return []  # sets, classes, assertions, back-references: no literal to require
+
+
+class PatternHit(NamedTuple):
+    rule_id: str
+    start: int
+    end: int
+
+
+class _Rule(NamedTuple):
+    rule_id: str
+    pattern: regex.Pattern[str]
+    scanned: Anchors  # the most selective clause, found by the scan; empty: the rule runs on every text
+    checked: tuple[tuple[bytes, ...], ...]  # further clauses, tested by substring search on candidates only
+
+
+class ClaimPatterns:
+    """Compiled claim patterns behind one literal scan: a text is folded and scanned once for the most
+    selective literals of every rule, and only rules whose clauses all hold run their regex."""
+
+    def __init__(self, patterns: Iterable[tuple[str, str]]) -> None:
+        self._rules = [_rule(rule_id, pattern) for rule_id, pattern in patterns]
+        self._always = [index for index, rule in enumerate(self._rules) if not rule.scanned]
+        rules_by_literal: dict[str, list[int]] = {}
+        for index, rule in enumerate(self._rules):
+            for literal in rule.scanned:
+                rules_by_literal.setdefault(literal, []).append(index)
+        literals = sorted(rules_by_literal)
+        self._rules_by_literal = [rules_by_literal[literal] for literal in literals]  # by needle index
+        needles = [literal.encode() for literal in literals] + [char.encode() for char in _FOLD_INTO_ASCII]
+        self._scanner = BytesAhoCorasick(needles, implementation=Implementation.DFA) if literals else None
+
+    @property
+    def prefiltered(self) -> int:
+        """How many patterns have a literal prefilter (the rest run on every text)."""
+        return len(self._rules) - len(self._always)
+
+    def find(self, text: str, *, timeout_s: float, folded: bytes | None = None) -> tuple[list[PatternHit], list[str]]:
+        """Non-empty matches of every pattern, and the ids of patterns that ran out of time.
+
+        ``folded`` is ``fold_case(text).encode()`` where the caller has it already (the term matcher does).
+        """
+        hits: list[PatternHit] = []
+        timed_out: list[str] = []
+        for index in self._candidates(text, folded):
+            rule = self._rules[index]
+            try:
+                matches = [m.span() for m in rule.pattern.finditer(text, timeout=timeout_s) if m.end() > m.start()]
+            except TimeoutError:
+                timed_out.append(rule.rule_id)
+                continue
+            hits.extend(PatternHit(rule.rule_id, start, end) for start, end in matches)
+        return hits, timed_out
+
+    def _candidates(self, text: str, folded: bytes | None) -> list[int]:
+        """Indices, in rule order, of the rules whose clauses all hold in the text.
+
+        The lower-cased text, ß written ss, holds every printable-ASCII run that ``case_key(text)`` holds –
+        unless a character folds into ASCII some other way (ſ → s, ﬁ → fi); the same scan looks for those and,
+        finding one, the text is scanned again in its full case folding.
+        """
+        if self._scanner is None:
+            return self._always
+        scannable = fold_case(text).encode() if folded is None else folded
+        if _SHARP_S in scannable:
+            scannable = scannable.replace(_SHARP_S, b"ss")
+        matches = self._scanner.find_matches_as_indexes(scannable, overlapping=True)
+        if any(index >= len(self._rules_by_literal) for index, _, _ in matches):
+            scannable = case_key(text).encode()
+            matches = self._scanner.find_matches_as_indexes(scannable, overlapping=True)
+        candidates = {rule for index, _, _ in matches for rule in self._rules_by_literal[index]}
+        passing = [
+            i for i in candidates if all(any(lit in scannable for lit in clause) for clause in self._rules[i].checked)
+        ]
+        return sorted([*self._always, *passing]) if passing else self._always
+
+
+def _rule(rule_id: str, pattern: str) -> _Rule:
+    """A rule with the clauses worth testing: a single letter or digit occurs in nearly every text."""
+    useful = [c for c in required_literals(pattern) if all(len(lit) > 1 or not lit.isalnum() for lit in c)]
+    scanned = useful[0] if useful else frozenset()
+    checked = tuple(tuple(literal.encode() for literal in clause) for clause in useful[1:])
+    return _Rule(rule_id, compile_pattern(pattern), scanned, checked)
