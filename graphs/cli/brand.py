@@ -1,7 +1,8 @@
-"""``belegt brand import`` stores a DNA version; ``belegt scorecard`` validates content against a brand's DNA."""
+"""``belegt brand import|list|show`` keeps DNA versions; ``belegt scorecard`` checks content against a DNA."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,13 +21,13 @@ from nodes.scorecard.context import ScorecardContext
 from nodes.scorecard.gate import InvalidOwnerDecision
 from nodes.scorecard.intake import ScorecardInputError
 from nodes.scorecard.maturity import assess_dna_maturity
-from nodes.scorecard.results import CRITERIA, CRITERION_NAMES, VERDICT_SYMBOLS, ContentType, Validation
+from nodes.scorecard.results import CRITERIA, CRITERION_NAMES, VERDICT_SYMBOLS, ContentType, DnaMaturity, Validation
 from nodes.scorecard.state import ScorecardInput
 from nodes.shared.llm import ProviderError
 from stores.brand.importer import DnaImportError, load_dna_file
 from stores.brand.store import BrandNotFound, DnaVersionNotFound, DnaVersionRejected
 
-app = typer.Typer(help="Marken-DNA importieren und versionieren.", no_args_is_help=True)
+app = typer.Typer(help="Marken-DNA importieren, versionieren und ansehen.", no_args_is_help=True)
 BLOCK_NAMES = {
     "identity_core": "Identitätskern",
     "positioning_logic": "Positionierung",
@@ -52,11 +53,84 @@ def import_dna(file: Annotated[Path, typer.Argument(help="DNA als YAML- oder JSO
         resources.close()
     kind = f", Änderung: {info.change_kind}" if info.change_kind else ""
     console.print(f"DNA [bold]{info.brand_id} {info.dna_version}[/] gespeichert{kind}.")
+    _print_maturity(assess_dna_maturity(dna))
+
+
+@app.command("list")
+def list_brands(
+    as_json: Annotated[bool, typer.Option("--json", help="Als JSON ausgeben.")] = False,
+) -> None:
+    """Alle Marken mit gespeicherter DNA und ihrer neuesten Version."""
+    resources = AppResources(settings_or_exit())
+    try:
+        brands = resources.brands.brands()
+    finally:
+        resources.close()
+    if as_json:
+        console.print_json(json.dumps([b.model_dump(mode="json") for b in brands]))
+        return
+    if not brands:
+        console.print("Noch keine Marken-DNA gespeichert: [bold]belegt brand import DATEI[/].")
+        return
+    table = Table("Marke", "Neueste Version", "Versionen", "Importiert")
+    for summary in brands:
+        imported = f"{summary.latest_imported_at:%Y-%m-%d %H:%M}"
+        table.add_row(summary.brand_id, summary.latest_version, str(summary.versions), imported)
+    console.print(table)
+
+
+@app.command("show")
+def show_brand(
+    brand_id: Annotated[str, typer.Argument(help="Marke.")],
+    dna_version: Annotated[str | None, typer.Option(help="DNA-Version; Standard: die neueste.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="DNA, Versionen und Reifegrad als JSON.")] = False,
+) -> None:
+    """Eine DNA-Version mit Versionsgeschichte, Regelumfang und Reifegrad zeigen."""
+    resources = AppResources(settings_or_exit())
+    try:
+        dna = resources.brands.get(brand_id, dna_version)
+        history = resources.brands.history(brand_id)
+    except (BrandNotFound, DnaVersionNotFound) as exc:
+        fail(str(exc))
+    finally:
+        resources.close()
     maturity = assess_dna_maturity(dna)
+    if as_json:
+        document = {
+            "dna": dna.model_dump(mode="json"),
+            "history": [info.model_dump(mode="json") for info in history],
+            "maturity": maturity.model_dump(mode="json"),
+        }
+        console.print_json(json.dumps(document))
+        return
+    versions = Table("Version", "Änderung", "Importiert", title=f"Marke {brand_id}")
+    for info in history:
+        marker = " ◀" if info.dna_version == dna.dna_version else ""
+        imported = f"{info.imported_at:%Y-%m-%d %H:%M}"
+        versions.add_row(info.dna_version + marker, info.change_kind or "–", imported)
+    console.print(versions)
+    rails, topics = dna.guardrails, dna.topic_corridor
+    console.print(
+        Panel(
+            f"{dna.identity_core.statement}\n\n"
+            f"Kernthemen: {', '.join(t.name for t in topics.core) or '–'} · "
+            f"Tabu: {', '.join(t.name for t in topics.taboo) or '–'}\n"
+            f"Grenzregeln: {len(rails.forbidden_terms)} Begriffe, {len(rails.forbidden_phrases)} Wendungen, "
+            f"{len(rails.forbidden_patterns)} Muster, {len(rails.allowed_exceptions)} Ausnahmen · "
+            f"Tonregeln: {len(dna.tone_rules.do)} Do, {len(dna.tone_rules.dont)} Don't",
+            title=f"DNA {dna.brand_id} {dna.dna_version}",
+        )
+    )
+    _print_maturity(maturity)
+
+
+def _print_maturity(maturity: DnaMaturity) -> None:
     table = Table("Baustein", "Reifegrad", "Lücken", title=f"DNA-Reifegrad {maturity.overall}/100")
     for block in maturity.blocks.values():
         table.add_row(BLOCK_NAMES[block.block], f"{block.maturity_score}/100", "\n".join(block.gaps) or "–")
     console.print(table)
+    for finding in maturity.lint:
+        console.print(f"[yellow]Regelwerk:[/] {finding}")
 
 
 def scorecard(

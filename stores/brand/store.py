@@ -24,6 +24,17 @@ class DnaVersionInfo(BaseModel):
     imported_at: datetime
 
 
+class BrandSummary(BaseModel):
+    """A brand with its newest DNA version."""
+
+    model_config = ConfigDict(frozen=True)
+
+    brand_id: str
+    versions: int
+    latest_version: str
+    latest_imported_at: datetime
+
+
 class BrandNotFound(LookupError):
     def __init__(self, brand_id: str) -> None:
         super().__init__(f"Für die Marke '{brand_id}' ist keine DNA gespeichert.")
@@ -109,6 +120,27 @@ class BrandStore:
                 {"brand": brand_id},
             ).mappings()
             return [DnaVersionInfo.model_validate(dict(row)) for row in rows]
+
+    def brands(self) -> list[BrandSummary]:
+        """Every brand with a stored DNA, by id."""
+        with self._db.transaction() as connection:
+            rows = connection.execute(
+                text(
+                    "SELECT brand_id, dna_version, imported_at, COUNT(*) OVER (PARTITION BY brand_id) AS versions,"
+                    f" ROW_NUMBER() OVER (PARTITION BY brand_id ORDER BY {_ORDER_DESC}) AS newest_first"
+                    " FROM brand_dna_versions ORDER BY brand_id"
+                )
+            ).mappings()
+            return [
+                BrandSummary(
+                    brand_id=row["brand_id"],
+                    versions=row["versions"],
+                    latest_version=row["dna_version"],
+                    latest_imported_at=row["imported_at"],
+                )
+                for row in rows
+                if row["newest_first"] == 1
+            ]
 
     @staticmethod
     def _latest_version(connection: Connection, brand_id: str) -> tuple[int, int, int] | None:

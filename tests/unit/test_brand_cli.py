@@ -41,6 +41,44 @@ def test_import_stores_versions_and_shows_maturity() -> None:
     assert "DNA kantwerk 1.1.0 gespeichert, Änderung: methodical." in newer.output
 
 
+def test_list_and_show_stored_brands() -> None:
+    empty = runner.invoke(cli, ["brand", "list"])
+    assert empty.exit_code == 0 and "Noch keine Marken-DNA gespeichert" in empty.output
+    _import_demo()
+    listed = runner.invoke(cli, ["brand", "list", "--json"])
+    assert [(b["brand_id"], b["latest_version"], b["versions"]) for b in json.loads(listed.output)] == [
+        ("kantwerk", DEMO_VERSIONS[-1], len(DEMO_VERSIONS))
+    ]
+    assert "kantwerk" in runner.invoke(cli, ["brand", "list"]).output
+    shown = runner.invoke(cli, ["brand", "show", "kantwerk", "--dna-version", "1.0.0"])
+    assert shown.exit_code == 0, shown.output
+    assert "1.0.0 ◀" in shown.output and "1.1.0" in shown.output and "methodical" in shown.output
+    assert "DNA kantwerk 1.0.0" in shown.output and "DNA-Reifegrad 98/100" in shown.output
+    document = json.loads(runner.invoke(cli, ["brand", "show", "kantwerk", "--json"]).output)
+    assert document["dna"]["dna_version"] == DEMO_VERSIONS[-1]
+    assert [v["dna_version"] for v in document["history"]] == list(DEMO_VERSIONS)
+    assert set(document["maturity"]["blocks"]) == {
+        "identity_core",
+        "positioning_logic",
+        "tone_rules",
+        "topic_corridor",
+        "guardrails",
+    }
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["show", "niemand"], "Für die Marke 'niemand' ist keine DNA gespeichert."),
+        (["show", "kantwerk", "--dna-version", "9.9.9"], "Die Marke 'kantwerk' hat keine DNA-Version 9.9.9."),
+    ],
+)
+def test_show_names_what_is_missing(arguments: list[str], message: str) -> None:
+    _import_demo()
+    result = runner.invoke(cli, ["brand", *arguments])
+    assert result.exit_code == 1 and message in result.output
+
+
 def test_import_errors_name_file_line_and_field(tmp_path: Path) -> None:
     broken = tmp_path / "kaputt.yaml"
     text = (DEMO_DIR / "kantwerk-1.1.1.yaml").read_text(encoding="utf-8").replace(r"'\bMarktführ\w*'", "'(Marktführ'")

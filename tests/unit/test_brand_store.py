@@ -111,3 +111,17 @@ def test_audit_needs_a_stored_dna_version_and_an_existing_row(database: Database
         audit.record_owner_decision(999, status="PASS", decision={})
     with pytest.raises(AuditNotFound):
         audit.get(999)
+
+
+def test_brands_list_the_newest_version_of_each(database: Database) -> None:
+    store = import_demo(database)
+    assert store.brands()[0].brand_id == "kantwerk"
+    store.save(build_dna(dna_version="0.1.0"))
+    store.save(build_dna(dna_version="0.10.0", change_kind="editorial"))  # semver order, not text order
+    summaries = {(s.brand_id, s.versions, s.latest_version) for s in store.brands()}
+    assert summaries == {("kantwerk", len(DEMO_VERSIONS), DEMO_VERSIONS[-1]), ("probe", 2, "0.10.0")}
+    assert [s.brand_id for s in store.brands()] == ["kantwerk", "probe"]
+
+
+def test_no_brands_yet(database: Database) -> None:
+    assert BrandStore(database).brands() == []
