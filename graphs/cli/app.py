@@ -1,14 +1,13 @@
-"""Root of the ``belegt`` CLI; each command group lives in its own module."""
+"""The graphs' part of the ``belegt`` CLI; each command group lives in its own module (``evals.cli`` adds
+``eval`` and ``bench`` on top)."""
 
 from __future__ import annotations
 
 import typer
 
-from graphs.cli import ask, bench, bots, brand, check, kb, scan
-from graphs.cli import eval as eval_suites
+from graphs.cli import ask, bots, brand, check, kb, scan
 
-app = typer.Typer(
-    name="belegt",
+app = typer.Typer(  # unnamed: ``evals.cli`` merges these commands into the ``belegt`` root
     help="Belegte Antworten, Dokumentprüfungen und Marken-Scorecards auf Basis eigener Quellen.",
     no_args_is_help=True,
     add_completion=False,
@@ -22,6 +21,3 @@ app.add_typer(kb.app, name="kb")
 app.add_typer(scan.app)
 app.add_typer(brand.app, name="brand")
 app.command("scorecard")(brand.scorecard)
-app.command("eval")(eval_suites.run_evals)
-kb.bench_app.command("answer")(bench.bench_answer)
-app.add_typer(kb.bench_app, name="bench")

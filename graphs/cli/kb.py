@@ -1,8 +1,7 @@
-"""``belegt ingest``, ``belegt kb …`` and ``belegt bench retrieval``: fill, inspect and measure knowledge bases."""
+"""``belegt ingest`` and ``belegt kb …``: fill and inspect knowledge bases."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,7 +21,6 @@ from stores.vector.embedders import EmbedderUnavailable, create_embedder
 from stores.vector.qdrant import open_qdrant
 
 app = typer.Typer(help="Wissensbasen neu indexieren, durchsuchen und ihre Konflikte zeigen.", no_args_is_help=True)
-bench_app = typer.Typer(help="Benchmarks, die Kennzahlen ausgeben (mit --json maschinenlesbar).", no_args_is_help=True)
 
 KbOption = Annotated[str, typer.Option("--kb", help="ID der Wissensbasis (Mandant), z. B. 'demo'.")]
 
@@ -159,29 +157,3 @@ def conflicts(kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")]
             console.print(escape(f"  [{entry_id}] {conflict.sides[entry_id]}"))
     if not found:
         console.print("Keine Konflikte erklärt.")
-
-
-@bench_app.command("retrieval")
-def bench_retrieval(
-    data: Annotated[Path, typer.Option("--data", help="XQuAD-de 'derived'-Ordner (corpus/queries/qrels).")] = Path(
-        "../shared/data/xquad_de/derived"
-    ),
-    laws: Annotated[
-        Path | None,
-        typer.Option("--laws", help="kb_paragraphs.jsonl (Ingest-Zeit, Latenz); Standard: neben --data."),
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
-) -> None:
-    """Retrieval messen: Recall@1/5/10, nDCG@10, MRR, Latenz für BM25-Baseline, sparse, dense, hybrid."""
-    from evals.bench.retrieval import BenchmarkDataError, print_report, run_retrieval_benchmark
-
-    settings = settings_or_exit()
-    laws_path = laws or data.parent.parent / "de_gesetze" / "kb_paragraphs.jsonl"
-    try:
-        report = run_retrieval_benchmark(settings, data, laws_path, quiet=as_json)
-    except BenchmarkDataError as exc:
-        fail(escape(str(exc)))
-    if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False))
-    else:
-        print_report(report, console)

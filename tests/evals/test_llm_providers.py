@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from evals import cli as eval_cli
 from evals.run import DEFAULT_DATA_DIR
-from graphs.cli import eval as eval_cli
 from nodes.shared.strictness import get_strictness_config
 from tests.fakes.llm_server import FakeLLMServer, Reply, running_fake_llm_server
 
@@ -33,7 +33,7 @@ def mistral(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLLMServer]:
 
 
 def run_suite(suite: str, *args: str) -> dict[str, Any]:
-    result = CliRunner().invoke(eval_cli.app, [suite, "--provider", "mistral", *args, "--out", "out", "--json"])
+    result = CliRunner().invoke(eval_cli.eval_app, [suite, "--provider", "mistral", *args, "--out", "out", "--json"])
     outcome: dict[str, Any] = json.loads(result.stdout.splitlines()[-1])[0]
     if outcome["status"] == "skipped":
         pytest.skip(outcome["reason"])

@@ -14,13 +14,13 @@ from rich.progress import Progress
 from typer.testing import CliRunner
 
 from evals import baselines
+from evals import cli as eval_cli
 from evals import run as eval_cli_run
 from evals.bench.data import BenchmarkDataError
 from evals.plots import line_chart
 from evals.readme_table import latest_reports, render_table
 from evals.run import SUITES, RichTracker
 from evals.suite import Dataset, Metric, Plot, Suite, SuiteContext, SuiteResult, Table, evenly_spread, stratified
-from graphs.cli import eval as eval_cli
 
 runner = CliRunner()
 
@@ -56,7 +56,7 @@ def write_profile(path: Path, thresholds: dict[str, Any], limit: int | None = No
 
 
 def run_eval(*args: str) -> tuple[int, list[dict[str, Any]], str]:
-    result = runner.invoke(eval_cli.app, [*args, "--out", "results", "--json"])
+    result = runner.invoke(eval_cli.eval_app, [*args, "--out", "results", "--json"])
     lines = result.stdout.strip().splitlines()
     outcomes = json.loads(lines[-1]) if lines and lines[-1].startswith("[") else []
     return result.exit_code, outcomes, " ".join(result.output.split())  # rich wraps long lines

@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from graphs.cli import kb
+from evals.cli import bench_retrieval
 from tests.kb_support import write_jsonl
 
 TOPICS = [
@@ -80,7 +80,7 @@ def data(tmp_path: Path) -> Path:
 def test_bench_retrieval_prints_one_json_object(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BELEGT_EMBEDDER", "none")
     cli = typer.Typer()
-    cli.command("retrieval")(kb.bench_retrieval)
+    cli.command("retrieval")(bench_retrieval)
     cli.command("other")(lambda: None)  # keeps 'retrieval' a sub-command
     result = CliRunner().invoke(cli, ["retrieval", "--data", str(data), "--json"])
     assert result.exit_code == 0, result.output
@@ -101,7 +101,7 @@ def test_bench_retrieval_prints_one_json_object(data: Path, monkeypatch: pytest.
 
 def test_missing_data_is_a_german_error(tmp_path: Path) -> None:
     cli = typer.Typer()
-    cli.command("retrieval")(kb.bench_retrieval)
+    cli.command("retrieval")(bench_retrieval)
     cli.command("other")(lambda: None)
     result = CliRunner().invoke(cli, ["retrieval", "--data", str(tmp_path / "fehlt")])
     assert result.exit_code == 1 and "Datei fehlt" in result.output

@@ -1,0 +1,117 @@
+"""The complete ``belegt`` command line: the graphs' commands plus ``eval`` and ``bench``.
+
+It is composed here, at the top of the dependency order (stores ← nodes ← graphs ← evals), because those
+two commands run eval and benchmark code; nothing under graphs imports evals.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from graphs.cli import app as graphs_app
+from graphs.cli.runtime import console, fail, settings_or_exit
+from graphs.settings import SettingsError
+from nodes.shared.llm import ProviderError
+
+app = typer.Typer(
+    name="belegt",
+    help=graphs_app.info.help,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(graphs_app)
+eval_app = typer.Typer(help="Eval-Suiten offline ausführen.", no_args_is_help=True)
+bench_app = typer.Typer(help="Benchmarks, die Kennzahlen ausgeben (mit --json maschinenlesbar).", no_args_is_help=True)
+
+
+@eval_app.command("eval")
+def run_evals(
+    suite: Annotated[
+        str, typer.Argument(help="retrieval, refusal, grounding, invariants, critic, scorecard, scan oder all.")
+    ],
+    data_dir: Annotated[
+        Path | None, typer.Option("--data-dir", help="Ordner der Eval-Daten; Vorgabe ../shared/data neben dem Repo.")
+    ] = None,
+    provider: Annotated[str, typer.Option("--provider", help="extractive (ohne LLM), ollama oder mistral.")] = (
+        "extractive"
+    ),
+    strictness: Annotated[
+        int | None, typer.Option("--strictness", help="Stufe 1–5; leer: die Vorgabe der Suite.")
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", help="Höchstens so viele Beispiele je Suite (invariants: Modellausgaben).")
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Ergebnisordner; Vorgabe evals/results.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Ergebnisse als JSON auf stdout ausgeben.")] = False,
+) -> None:
+    """Eval-Suiten ausführen: Bericht (JSON, Markdown, Abbildungen) je Suite, Vergleich mit den Baselines."""
+    # imported on use: plotting and data loading would slow every other command's start
+    from evals.baselines import BaselineFileError
+    from evals.run import build_settings, exit_code, outcomes_json, run_suites, select_suites
+
+    try:
+        suites = select_suites(suite)
+        settings = build_settings(provider=provider, data_dir=data_dir, out=out, strictness=strictness, limit=limit)
+    except (ValueError, SettingsError, ProviderError) as exc:  # UnknownSuite is a ValueError
+        fail(escape(str(exc)), code=2)
+    try:
+        outcomes = run_suites(suites, settings, Console(stderr=True))
+    except BaselineFileError as exc:
+        fail(escape(str(exc)), code=2)
+    if as_json:
+        typer.echo(outcomes_json(outcomes))
+    raise typer.Exit(exit_code(outcomes))
+
+
+@bench_app.command("retrieval")
+def bench_retrieval(
+    data: Annotated[Path, typer.Option("--data", help="XQuAD-de 'derived'-Ordner (corpus/queries/qrels).")] = Path(
+        "../shared/data/xquad_de/derived"
+    ),
+    laws: Annotated[
+        Path | None,
+        typer.Option("--laws", help="kb_paragraphs.jsonl (Ingest-Zeit, Latenz); Standard: neben --data."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
+) -> None:
+    """Retrieval messen: Recall@1/5/10, nDCG@10, MRR, Latenz für BM25-Baseline, sparse, dense, hybrid."""
+    from evals.bench.retrieval import BenchmarkDataError, print_report, run_retrieval_benchmark
+
+    settings = settings_or_exit()
+    laws_path = laws or data.parent.parent / "de_gesetze" / "kb_paragraphs.jsonl"
+    try:
+        report = run_retrieval_benchmark(settings, data, laws_path, quiet=as_json)
+    except BenchmarkDataError as exc:
+        fail(escape(str(exc)))
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False))
+    else:
+        print_report(report, console)
+
+
+@bench_app.command("answer")
+def bench_answer(
+    laws: Annotated[Path | None, typer.Option("--laws", help="kb_paragraphs.jsonl der Bundesgesetze.")] = Path(
+        "../shared/data/de_gesetze/kb_paragraphs.jsonl"
+    ),
+    as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
+) -> None:
+    """Answer-Graph messen (sofort antwortendes Skript-LLM): Latenz, LLM-Aufrufe je Frage, Overhead."""
+    from evals.bench.answer import print_report, run_answer_benchmark
+
+    report = run_answer_benchmark(laws)
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False))
+    else:
+        print_report(report, console)
+
+
+app.command("eval")(run_evals)
+app.add_typer(bench_app, name="bench")
