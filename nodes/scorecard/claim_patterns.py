@@ -17,7 +17,7 @@ from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any, NamedTuple
 
 import regex
-from ahocorasick_rs import BytesAhoCorasick, Implementation
+from ahocorasick_rs import BytesAhoCorasick
 from regex import _regex as regex_engine  # its case folding: the equivalence the compiled patterns match by
 from regex._regex_core import FULL_CASE_FOLDING
 
@@ -163,7 +163,7 @@ class ClaimPatterns:
         literals = sorted(rules_by_literal)
         self._rules_by_literal = [rules_by_literal[literal] for literal in literals]  # by needle index
         needles = [literal.encode() for literal in literals] + [char.encode() for char in _FOLD_INTO_ASCII]
-        self._scanner = BytesAhoCorasick(needles, implementation=Implementation.DFA) if literals else None
+        self._scanner = BytesAhoCorasick(needles) if literals else None
 
     @property
     def prefiltered(self) -> int:
@@ -200,6 +200,8 @@ class ClaimPatterns:
         if _SHARP_S in scannable:
             scannable = scannable.replace(_SHARP_S, b"ss")
         matches = self._scanner.find_matches_as_indexes(scannable, overlapping=True)
+        if not matches:
+            return self._always
         if any(index >= len(self._rules_by_literal) for index, _, _ in matches):
             scannable = case_key(text).encode()
             matches = self._scanner.find_matches_as_indexes(scannable, overlapping=True)

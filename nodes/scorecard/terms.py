@@ -15,7 +15,7 @@ from functools import cache
 from typing import NamedTuple
 
 import simplemma
-from ahocorasick_rs import BytesAhoCorasick, Implementation
+from ahocorasick_rs import BytesAhoCorasick
 from simplemma.strategies.dictionaries.dictionary_factory import DEFAULT_DICTIONARY_FACTORY
 
 MAX_PHRASE_VARIANTS = 512
@@ -187,8 +187,9 @@ class TermMatcher:
 
     The automaton runs over the case-folded text's UTF-8 bytes (twice as fast as over ``str``); only accepted
     hits are mapped back to character offsets. Phrases must also match across runs of whitespace
-    ("ohne  Risiko"), so a text with such runs is scanned once more for phrases, collapsed, and those hits are
-    mapped back – offsets stay exact without mapping every hit of a long, indented text.
+    ("ohne  Risiko"): the automaton also holds each phrase word followed by two spaces, and where one of those
+    occurs, the text is scanned once more for phrases, collapsed, and those hits are mapped back – offsets stay
+    exact without mapping every hit of a long, indented text.
     """
 
     def __init__(self, entries: Iterable[TermEntry]) -> None:
@@ -200,8 +201,10 @@ class TermMatcher:
         self.size = len(owners)
         self._spellings = [_Spelling(f, f[0].isalnum(), f[-1].isalnum(), tuple(keys)) for f, keys in owners.items()]
         self._phrases = [s for s in self._spellings if " " in s.form]
-        self._automaton = _automaton(self._spellings)
-        self._phrase_automaton = _automaton(self._phrases)
+        # "ohne  " is a phrase word before a run of spaces: only then can a phrase span a run
+        gaps = sorted({word + "  " for phrase in self._phrases for word in phrase.form.split(" ")[:-1]})
+        self._automaton = _automaton([s.form for s in self._spellings] + gaps)
+        self._phrase_automaton = _automaton([s.form for s in self._phrases])
 
     def find(self, text: str) -> list[TermHit]:
         """Hits in text order; a hit must not continue a word on either side (hyphens and quotes end words)."""
@@ -211,13 +214,12 @@ class TermMatcher:
         """`find` on a text given as ``fold_case(text).encode()``; offsets are still the text's characters."""
         if self._automaton is None:
             return []
-        spaced = b"  " in data
-        found = _scan(self._automaton, self._spellings, data, words_only=spaced)
-        if spaced and self._phrase_automaton is not None:
+        found, phrase_gap = _scan(self._automaton, self._spellings, data)
+        if phrase_gap and self._phrase_automaton is not None:  # finds every phrase again, spaced or not
             to_original = _CollapsedOffsets(data)
-            found += [
+            found = [f for f in found if " " not in f.spelling.form] + [
                 _Found(to_original(f.start), to_original(f.end - 1) + 1, f.spelling)
-                for f in _scan(self._phrase_automaton, self._phrases, _collapse_spaces(data))
+                for f in _scan(self._phrase_automaton, self._phrases, _collapse_spaces(data))[0]
             ]
         if not found:
             return []
@@ -231,18 +233,20 @@ class TermMatcher:
         return hits
 
 
-def _automaton(spellings: list[_Spelling]) -> BytesAhoCorasick | None:
-    if not spellings:
-        return None
-    return BytesAhoCorasick([s.form.encode() for s in spellings], implementation=Implementation.DFA)
+def _automaton(needles: list[str]) -> BytesAhoCorasick | None:
+    # the library picks the implementation: a DFA for few needles, a compact NFA for thousands (cache-friendlier)
+    return BytesAhoCorasick([needle.encode() for needle in needles]) if needles else None
 
 
-def _scan(
-    automaton: BytesAhoCorasick, spellings: list[_Spelling], data: bytes, *, words_only: bool = False
-) -> list[_Found]:
+def _scan(automaton: BytesAhoCorasick, spellings: list[_Spelling], data: bytes) -> tuple[list[_Found], bool]:
+    """Accepted hits, and whether a phrase word stood before a run of spaces (needles after the spellings)."""
     found: list[_Found] = []
+    phrase_gap = False
     length = len(data)
     for index, start, end in automaton.find_matches_as_indexes(data, overlapping=True):
+        if index >= len(spellings):
+            phrase_gap = True
+            continue
         spelling = spellings[index]
         if spelling.word_start and start:
             kind = _WORD_BYTE[data[start - 1]]
@@ -252,7 +256,5 @@ def _scan(
             kind = _WORD_BYTE[data[end]]
             if kind or (kind is None and _alnum_at(data, end)):
                 continue
-        if words_only and " " in spelling.form:
-            continue
         found.append(_Found(start, end, spelling))
-    return found
+    return found, phrase_gap

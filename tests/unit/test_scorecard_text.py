@@ -118,3 +118,18 @@ def test_hits_across_whitespace_runs_map_back_to_the_original(parts: list[tuple[
         for m in re.finditer(r"(?<!\w)" + r"\s+".join(entry.split()) + r"(?!\w)", text, re.IGNORECASE)
     )
     assert sorted((hit.start, hit.end, hit.key) for hit in matcher.find(text)) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wir liefern alles  aus einer Hand.",
+        "Wir liefern alles aus einer\n    Hand.",
+        "alles\taus\u00a0 einer  Hand",
+        "Wir liefern alles aus einer Hand.  Seit 1990.",  # a run elsewhere in the text
+    ],
+)
+def test_a_phrase_spans_runs_of_whitespace_at_any_gap(text: str) -> None:
+    matcher = TermMatcher([TermEntry("GR-PHRASE-001", "alles aus einer Hand", inflect=False)])
+    hits = matcher.find(text)
+    assert [" ".join(text[h.start : h.end].split()) for h in hits] == ["alles aus einer Hand"]
