@@ -27,11 +27,10 @@ from stores.brand.models import compile_pattern
 Anchors = frozenset[str]  # a clause: one of these literals (printable ASCII, case-folded) must occur
 _ASCII_PIECE = re.compile(r"[\x21-\x7e]+")
 # Characters other than ß whose case folding holds ASCII or nothing (ſ → s, ﬁ → fi, K → k, İ → i, U+0307 → "").
-# A folded text without them holds, ß written ss, every printable-ASCII run its `case_key` holds.
+# A lower-cased text without them holds every printable-ASCII run of its `case_key`, up to ß for ss.
 _FOLD_INTO_ASCII = "\u0130\u0131\u0149\u017f\u01f0\u0307\u1e96\u1e97\u1e98\u1e99\u1e9a\u1e9e\u212a" + (
     "\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06\U0001df95"
 )
-_SHARP_S = "ß".encode()
 Requirement = tuple[Anchors, ...]  # every clause must hold
 _REPEATS = {sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT}
 # `regex` folds I, İ and ı to themselves but matches each with i; a combining dot may come with İ
@@ -156,14 +155,14 @@ class ClaimPatterns:
     def __init__(self, patterns: Iterable[tuple[str, str]]) -> None:
         self._rules = [_rule(rule_id, pattern) for rule_id, pattern in patterns]
         self._always = [index for index, rule in enumerate(self._rules) if not rule.scanned]
-        rules_by_literal: dict[str, list[int]] = {}
+        rules_by_spelling: dict[bytes, list[int]] = {}
         for index, rule in enumerate(self._rules):
-            for literal in rule.scanned:
-                rules_by_literal.setdefault(literal, []).append(index)
-        literals = sorted(rules_by_literal)
-        self._rules_by_literal = [rules_by_literal[literal] for literal in literals]  # by needle index
-        needles = [literal.encode() for literal in literals] + [char.encode() for char in _FOLD_INTO_ASCII]
-        self._scanner = BytesAhoCorasick(needles) if literals else None
+            for spelling in {s for literal in rule.scanned for s in _sharp_s_spellings(literal)}:
+                rules_by_spelling.setdefault(spelling, []).append(index)
+        spellings = sorted(rules_by_spelling)
+        self._rules_by_needle = [rules_by_spelling[spelling] for spelling in spellings]
+        needles = spellings + [char.encode() for char in _FOLD_INTO_ASCII]  # those last: rescan fully folded
+        self._scanner = BytesAhoCorasick(needles) if spellings else None
 
     @property
     def prefiltered(self) -> int:
@@ -190,22 +189,20 @@ class ClaimPatterns:
     def _candidates(self, text: str, folded: bytes | None) -> list[int]:
         """Indices, in rule order, of the rules whose clauses all hold in the text.
 
-        The lower-cased text, ß written ss, holds every printable-ASCII run that ``case_key(text)`` holds –
-        unless a character folds into ASCII some other way (ſ → s, ﬁ → fi); the same scan looks for those and,
-        finding one, the text is scanned again in its full case folding.
+        The lower-cased text holds every printable-ASCII run that ``case_key(text)`` holds, with ß for some "ss"
+        (the literals are scanned in those spellings too) – unless a character folds into ASCII some other way
+        (ſ → s, ﬁ → fi); the same scan looks for those and, finding one, scans the fully folded text again.
         """
         if self._scanner is None:
             return self._always
         scannable = fold_case(text).encode() if folded is None else folded
-        if _SHARP_S in scannable:
-            scannable = scannable.replace(_SHARP_S, b"ss")
         matches = self._scanner.find_matches_as_indexes(scannable, overlapping=True)
         if not matches:
             return self._always
-        if any(index >= len(self._rules_by_literal) for index, _, _ in matches):
+        if any(index >= len(self._rules_by_needle) for index, _, _ in matches):
             scannable = case_key(text).encode()
             matches = self._scanner.find_matches_as_indexes(scannable, overlapping=True)
-        candidates = {rule for index, _, _ in matches for rule in self._rules_by_literal[index]}
+        candidates = {rule for index, _, _ in matches for rule in self._rules_by_needle[index]}
         passing = [
             i for i in candidates if all(any(lit in scannable for lit in clause) for clause in self._rules[i].checked)
         ]
@@ -216,5 +213,24 @@ def _rule(rule_id: str, pattern: str) -> _Rule:
     """A rule with the clauses worth testing: a single letter or digit occurs in nearly every text."""
     useful = [c for c in required_literals(pattern) if all(len(lit) > 1 or not lit.isalnum() for lit in c)]
     scanned = useful[0] if useful else frozenset()
-    checked = tuple(tuple(literal.encode() for literal in clause) for clause in useful[1:])
+    checked = tuple(tuple({s for literal in clause for s in _sharp_s_spellings(literal)}) for clause in useful[1:])
     return _Rule(rule_id, compile_pattern(pattern), scanned, checked)
+
+
+def _sharp_s_spellings(literal: str) -> set[bytes]:
+    """The literal as the lower-cased text may write it: each "ss" may be a ß, and a leading or trailing "s" may
+    be half of one (``(?i:s)sicher`` matches "ßicher", whose literal "sicher" starts inside the ß)."""
+    heads = [("", literal)] + ([("ß", literal[1:])] if literal.startswith("s") else [])
+    spellings: set[str] = set()
+    for head, rest in heads:
+        tails = [(rest, "")] + ([(rest[:-1], "ß")] if rest.endswith("s") else [])
+        spellings.update(head + middle + tail for body, tail in tails for middle in _ss_as_sharp_s(body))
+    return {spelling.encode() for spelling in spellings if spelling}
+
+
+def _ss_as_sharp_s(text: str) -> set[str]:
+    position = text.find("ss")
+    if position == -1:
+        return {text}
+    as_sharp_s = {text[:position] + "ß" + rest for rest in _ss_as_sharp_s(text[position + 2 :])}
+    return as_sharp_s | {text[: position + 1] + rest for rest in _ss_as_sharp_s(text[position + 1 :])}

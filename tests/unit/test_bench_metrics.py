@@ -1,8 +1,9 @@
-"""Benchmark arithmetic: ranking metrics, ROC AUC, threshold rates, fold split and the logistic fit."""
+"""Benchmark arithmetic: ranking metrics, ROC AUC, threshold rates, fold split, the logistic fit, paired timing."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from evals.bench.calibrate import fit_logistic, monotone_fit
 from evals.bench.data import article_fold
 from evals.bench.retrieval import latency_figures, ranking_metrics, roc_auc, threshold_rates
+from evals.bench.scorecard_rules import interleaved_samples, paired_speedup
 
 
 def test_ranking_metrics_on_a_hand_computed_example() -> None:
@@ -57,3 +59,20 @@ def test_monotone_fit_drops_a_feature_that_would_lower_the_score() -> None:
     labels = (rng.random(2000) < 1 / (1 + np.exp(-(2 * good - 1.5 * bad)))).astype(float)
     fitted = monotone_fit({"sparse": good, "dense": bad}, labels)
     assert "dense" not in fitted and fitted["sparse"] > 0
+
+
+def test_scorecard_bench_takes_turns_and_pairs_each_round() -> None:
+    calls: list[str] = []
+
+    def run(name: str) -> Callable[[], int]:
+        def once() -> int:
+            calls.append(name)
+            return len(name)
+
+        return once
+
+    times, hits = interleaved_samples(3, {"ours": run("ours"), "baseline": run("baseline")}, min_sample_s=0.0)
+    assert calls == ["ours", "baseline"] + ["ours", "baseline"] * 3  # a timing pass each, then 3 rounds
+    assert hits == {"ours": 4, "baseline": 8} and all(len(samples) == 3 for samples in times.values())
+    paired = {"ours": [1.0, 2.0, 1.0], "baseline": [100.0, 100.0, 150.0]}
+    assert paired_speedup(paired, "ours", "baseline") == 100.0  # median of 100, 50 and 150

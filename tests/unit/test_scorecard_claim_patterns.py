@@ -93,6 +93,22 @@ def test_sharp_s_and_ss_are_one_literal_in_the_shared_scan(text: str) -> None:
     assert [(h.rule_id, text[h.start : h.end].lower()) for h in hits] == [("GR-CLAIM-001", text[4:].lower())]
 
 
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        (r"(?i:s)sicher", "Maßicher"),  # the literal "sicher" starts with the second half of ß
+        (r"kostenlos(?i:s)", "KOSTENLOß"),  # the literal "kostenlos" ends with the first half of ß
+    ],
+)
+def test_a_literal_may_begin_or_end_inside_a_sharp_s(pattern: str, text: str) -> None:
+    assert [m.span() for m in compile_pattern(pattern).finditer(text)]  # the engine matches half a ß
+    guardrails = Guardrails.model_validate(
+        {"forbidden_patterns": [{"id": "GR-CLAIM-001", "pattern": pattern, "description": "Test"}]}
+    )
+    hits, _ = BoundaryMatcher(guardrails).find_hits(text)
+    assert [h.rule_id for h in hits] == ["GR-CLAIM-001"]
+
+
 # Characters whose case-insensitive matches cross scripts or lengths: ß/ẞ/ss/U+1DF95, ſ/s, K (Kelvin)/k,
 # İ/ı/i, ligatures, and ɤ/Ɤ (a pair newer than Python 3.11's Unicode tables).
 TRICKY = "aAsSßẞ\U0001df95ſkKKiIİıtTﬆﬅfFﬁﬀlLüÜuUeEɤ\ua7cb .%1-\u0307"
