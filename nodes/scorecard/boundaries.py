@@ -57,15 +57,17 @@ class RuleHit(NamedTuple):
 
 
 class BoundaryMatcher:
-    """Guardrails compiled once: one automaton for terms and phrases, one for exception phrases."""
+    """Guardrails compiled once: one automaton for terms, phrases and the claims' literals, one for exception
+    phrases."""
 
     def __init__(self, guardrails: Guardrails) -> None:
         self._guardrails = guardrails
-        self._terms = TermMatcher(
-            [TermEntry(r.id, r.term, r.lemma_match) for r in guardrails.forbidden_terms]
-            + [TermEntry(r.id, r.phrase, r.lemma_match) for r in guardrails.forbidden_phrases]
-        )
         self._claims = ClaimPatterns((r.id, r.pattern) for r in guardrails.forbidden_patterns)
+        self._terms = TermMatcher(  # one scan per text: the claims' literals ride along as probes
+            [TermEntry(r.id, r.term, r.lemma_match) for r in guardrails.forbidden_terms]
+            + [TermEntry(r.id, r.phrase, r.lemma_match) for r in guardrails.forbidden_phrases],
+            probes=self._claims.needles,
+        )
         self._exception_phrases = TermMatcher(
             TermEntry(e.id, e.phrase, inflect=False) for e in guardrails.allowed_exceptions if e.phrase
         )
@@ -89,10 +91,15 @@ class BoundaryMatcher:
         self, text: str, *, regex_timeout_s: float = DEFAULT_REGEX_TIMEOUT_S
     ) -> tuple[list[RuleHit], list[str]]:
         """Raw rule hits before exceptions, and the ids of patterns that ran out of time."""
-        folded = fold_case(text).encode()  # shared by the term automaton and the claims' literal scan
-        hits = [RuleHit(h.key, h.start, h.end, h.entry) for h in self._terms.find_folded(folded)]
-        claims, timed_out = self._claims.find(text, timeout_s=regex_timeout_s, folded=folded)
-        hits.extend(RuleHit(c.rule_id, c.start, c.end, None) for c in claims)
+        folded = fold_case(text).encode()
+        term_hits, needles_found = self._terms.scan_folded(folded)
+        hits = [RuleHit(h.key, h.start, h.end, h.entry) for h in term_hits]  # in text order
+        claims, timed_out = self._claims.find(
+            text, timeout_s=regex_timeout_s, folded=folded, needles_found=needles_found
+        )
+        if claims:
+            hits.extend(RuleHit(c.rule_id, c.start, c.end, None) for c in claims)
+            hits.sort(key=lambda h: (h.start, -h.end))
         return _without_nested(hits), timed_out
 
     def check(self, text: str, *, regex_timeout_s: float = DEFAULT_REGEX_TIMEOUT_S) -> BoundaryReport:
@@ -142,8 +149,8 @@ class BoundaryMatcher:
 
 
 def _without_nested(hits: list[RuleHit]) -> list[RuleHit]:
-    """One hit per rule and place: drop a rule's hit that lies inside another hit of the same rule."""
-    hits = sorted(hits, key=lambda h: (h.start, -h.end))
+    """One hit per rule and place: drop a rule's hit that lies inside another hit of the same rule.
+    ``hits`` come in text order, longer first where two start together."""
     kept: list[RuleHit] = []
     reach: dict[str, int] = {}
     for hit in hits:

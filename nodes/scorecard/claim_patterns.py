@@ -161,22 +161,26 @@ class ClaimPatterns:
                 rules_by_spelling.setdefault(spelling, []).append(index)
         spellings = sorted(rules_by_spelling)
         self._rules_by_needle = [rules_by_spelling[spelling] for spelling in spellings]
-        needles = spellings + [char.encode() for char in _FOLD_INTO_ASCII]  # those last: rescan fully folded
-        self._scanner = BytesAhoCorasick(needles) if spellings else None
+        # the characters folding into ASCII come last: finding one means a rescan of the fully folded text
+        self.needles: list[bytes] = spellings + [char.encode() for char in _FOLD_INTO_ASCII] if spellings else []
+        self._scanner = BytesAhoCorasick(self.needles) if self.needles else None
 
     @property
     def prefiltered(self) -> int:
         """How many patterns have a literal prefilter (the rest run on every text)."""
         return len(self._rules) - len(self._always)
 
-    def find(self, text: str, *, timeout_s: float, folded: bytes | None = None) -> tuple[list[PatternHit], list[str]]:
+    def find(
+        self, text: str, *, timeout_s: float, folded: bytes | None = None, needles_found: list[int] | None = None
+    ) -> tuple[list[PatternHit], list[str]]:
         """Non-empty matches of every pattern, and the ids of patterns that ran out of time.
 
-        ``folded`` is ``fold_case(text).encode()`` where the caller has it already (the term matcher does).
+        ``folded`` is ``fold_case(text).encode()`` where the caller has it already; ``needles_found``, the indices
+        of `needles` occurring in it, where the caller's own scan looked for them (K6's term automaton does).
         """
         hits: list[PatternHit] = []
         timed_out: list[str] = []
-        for index in self._candidates(text, folded):
+        for index in self._candidates(text, folded, needles_found):
             rule = self._rules[index]
             try:
                 matches = [m.span() for m in rule.pattern.finditer(text, timeout=timeout_s) if m.end() > m.start()]
@@ -186,27 +190,33 @@ class ClaimPatterns:
             hits.extend(PatternHit(rule.rule_id, start, end) for start, end in matches)
         return hits, timed_out
 
-    def _candidates(self, text: str, folded: bytes | None) -> list[int]:
+    def _candidates(self, text: str, folded: bytes | None, needles_found: list[int] | None) -> list[int]:
         """Indices, in rule order, of the rules whose clauses all hold in the text.
 
         The lower-cased text holds every printable-ASCII run that ``case_key(text)`` holds, with ß for some "ss"
         (the literals are scanned in those spellings too) – unless a character folds into ASCII some other way
         (ſ → s, ﬁ → fi); the same scan looks for those and, finding one, scans the fully folded text again.
         """
-        if self._scanner is None:
+        scanner = self._scanner
+        if scanner is None:
             return self._always
         scannable = fold_case(text).encode() if folded is None else folded
-        matches = self._scanner.find_matches_as_indexes(scannable, overlapping=True)
-        if not matches:
+        if needles_found is None:
+            needles_found = _needles_in(scanner, scannable)
+        if not needles_found:
             return self._always
-        if any(index >= len(self._rules_by_needle) for index, _, _ in matches):
+        if any(index >= len(self._rules_by_needle) for index in needles_found):
             scannable = case_key(text).encode()
-            matches = self._scanner.find_matches_as_indexes(scannable, overlapping=True)
-        candidates = {rule for index, _, _ in matches for rule in self._rules_by_needle[index]}
+            needles_found = _needles_in(scanner, scannable)
+        candidates = {rule for index in needles_found for rule in self._rules_by_needle[index]}
         passing = [
             i for i in candidates if all(any(lit in scannable for lit in clause) for clause in self._rules[i].checked)
         ]
         return sorted([*self._always, *passing]) if passing else self._always
+
+
+def _needles_in(scanner: BytesAhoCorasick, data: bytes) -> list[int]:
+    return [index for index, _, _ in scanner.find_matches_as_indexes(data, overlapping=True)]
 
 
 def _rule(rule_id: str, pattern: str) -> _Rule:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
@@ -190,9 +190,12 @@ class TermMatcher:
     ("ohne  Risiko"): the automaton also holds each phrase word followed by two spaces, and where one of those
     occurs, the text is scanned once more for phrases, collapsed, and those hits are mapped back – offsets stay
     exact without mapping every hit of a long, indented text.
+
+    ``probes`` ride along in the same scan: byte strings whose mere presence `scan_folded` reports (the claim
+    patterns' literals), so a caller needs no second pass over the text.
     """
 
-    def __init__(self, entries: Iterable[TermEntry]) -> None:
+    def __init__(self, entries: Iterable[TermEntry], probes: Sequence[bytes] = ()) -> None:
         owners: dict[str, list[tuple[str, str]]] = {}
         for entry in entries:
             for form in spellings(entry.text, inflect=entry.inflect):
@@ -203,49 +206,63 @@ class TermMatcher:
         self._phrases = [s for s in self._spellings if " " in s.form]
         # "ohne  " is a phrase word before a run of spaces: only then can a phrase span a run
         gaps = sorted({word + "  " for phrase in self._phrases for word in phrase.form.split(" ")[:-1]})
-        self._automaton = _automaton([s.form for s in self._spellings] + gaps)
-        self._phrase_automaton = _automaton([s.form for s in self._phrases])
+        self._probes_from = len(self._spellings) + len(gaps)  # needle index of the first probe
+        self._automaton = _automaton([s.form.encode() for s in self._spellings] + [g.encode() for g in gaps], probes)
+        self._phrase_automaton = _automaton([s.form.encode() for s in self._phrases])
 
     def find(self, text: str) -> list[TermHit]:
         """Hits in text order; a hit must not continue a word on either side (hyphens and quotes end words)."""
-        return self.find_folded(fold_case(text).encode())
+        return self.scan_folded(fold_case(text).encode())[0]
 
-    def find_folded(self, data: bytes) -> list[TermHit]:
-        """`find` on a text given as ``fold_case(text).encode()``; offsets are still the text's characters."""
+    def scan_folded(self, data: bytes) -> tuple[list[TermHit], list[int]]:
+        """`find` on a text given as ``fold_case(text).encode()`` (offsets are still the text's characters), and
+        the indices of the probes that occur in it."""
         if self._automaton is None:
-            return []
-        found, phrase_gap = _scan(self._automaton, self._spellings, data)
+            return [], []
+        found, phrase_gap, probes = _scan(self._automaton, self._spellings, data, self._probes_from)
         if phrase_gap and self._phrase_automaton is not None:  # finds every phrase again, spaced or not
             to_original = _CollapsedOffsets(data)
             found = [f for f in found if " " not in f.spelling.form] + [
                 _Found(to_original(f.start), to_original(f.end - 1) + 1, f.spelling)
-                for f in _scan(self._phrase_automaton, self._phrases, _collapse_spaces(data))[0]
+                for f in _scan(self._phrase_automaton, self._phrases, _collapse_spaces(data), len(self._phrases))[0]
             ]
-        if not found:
-            return []
-        chars = _char_offsets(data, (offset for f in found for offset in (f.start, f.end)))
-        hits = [
-            TermHit(chars[f.start], chars[f.end], key, entry, f.spelling.form)
-            for f in found
-            for key, entry in f.spelling.owners
-        ]
-        hits.sort(key=lambda hit: (hit.start, -hit.end))
-        return hits
+        return _term_hits(data, found), probes
 
 
-def _automaton(needles: list[str]) -> BytesAhoCorasick | None:
+def _term_hits(data: bytes, found: list[_Found]) -> list[TermHit]:
+    """One hit per entry owning each accepted spelling, in character offsets and text order."""
+    if not found:
+        return []
+    chars = _char_offsets(data, (offset for f in found for offset in (f.start, f.end)))
+    hits = [
+        TermHit(chars[f.start], chars[f.end], key, entry, f.spelling.form)
+        for f in found
+        for key, entry in f.spelling.owners
+    ]
+    hits.sort(key=lambda hit: (hit.start, -hit.end))
+    return hits
+
+
+def _automaton(needles: list[bytes], probes: Sequence[bytes] = ()) -> BytesAhoCorasick | None:
     # the library picks the implementation: a DFA for few needles, a compact NFA for thousands (cache-friendlier)
-    return BytesAhoCorasick([needle.encode() for needle in needles]) if needles else None
+    return BytesAhoCorasick([*needles, *probes]) if needles or probes else None
 
 
-def _scan(automaton: BytesAhoCorasick, spellings: list[_Spelling], data: bytes) -> tuple[list[_Found], bool]:
-    """Accepted hits, and whether a phrase word stood before a run of spaces (needles after the spellings)."""
+def _scan(
+    automaton: BytesAhoCorasick, spellings: list[_Spelling], data: bytes, probes_from: int
+) -> tuple[list[_Found], bool, list[int]]:
+    """Accepted hits; whether a phrase word stood before a run of spaces (the needles after the spellings);
+    the probes found (the needles from ``probes_from`` on)."""
     found: list[_Found] = []
     phrase_gap = False
+    probes: list[int] = []
     length = len(data)
     for index, start, end in automaton.find_matches_as_indexes(data, overlapping=True):
         if index >= len(spellings):
-            phrase_gap = True
+            if index >= probes_from:
+                probes.append(index - probes_from)
+            else:
+                phrase_gap = True
             continue
         spelling = spellings[index]
         if spelling.word_start and start:
@@ -257,4 +274,4 @@ def _scan(automaton: BytesAhoCorasick, spellings: list[_Spelling], data: bytes) 
             if kind or (kind is None and _alnum_at(data, end)):
                 continue
         found.append(_Found(start, end, spelling))
-    return found, phrase_gap
+    return found, phrase_gap, probes
