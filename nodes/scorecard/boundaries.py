@@ -18,7 +18,7 @@ from nodes.scorecard.evidence import evidence_for
 from nodes.scorecard.quotes import QuotedSpans
 from nodes.scorecard.results import Evidence, Reason
 from nodes.scorecard.sentences import split_sentences
-from nodes.scorecard.terms import TermEntry, TermHit, TermMatcher, fold_case
+from nodes.scorecard.terms import TermEntry, TermHit, TermMatcher, fold_case, fold_to_utf8
 from stores.brand.models import AllowedException, Guardrails
 
 DEFAULT_REGEX_TIMEOUT_S = 0.25
@@ -91,7 +91,7 @@ class BoundaryMatcher:
         self, text: str, *, regex_timeout_s: float = DEFAULT_REGEX_TIMEOUT_S
     ) -> tuple[list[RuleHit], list[str]]:
         """Raw rule hits before exceptions, and the ids of patterns that ran out of time."""
-        folded = fold_case(text).encode()
+        folded = fold_to_utf8(text)
         term_hits, needles_found = self._terms.scan_folded(folded)
         hits = [RuleHit(h.key, h.start, h.end, h.entry) for h in term_hits]  # in text order
         claims, timed_out = self._claims.find(

@@ -21,7 +21,7 @@ from ahocorasick_rs import BytesAhoCorasick
 from regex import _regex as regex_engine  # its case folding: the equivalence the compiled patterns match by
 from regex._regex_core import FULL_CASE_FOLDING
 
-from nodes.scorecard.terms import fold_case
+from nodes.scorecard.terms import fold_to_utf8
 from stores.brand.models import compile_pattern
 
 Anchors = frozenset[str]  # a clause: one of these literals (printable ASCII, case-folded) must occur
@@ -175,7 +175,7 @@ class ClaimPatterns:
     ) -> tuple[list[PatternHit], list[str]]:
         """Non-empty matches of every pattern, and the ids of patterns that ran out of time.
 
-        ``folded`` is ``fold_case(text).encode()`` where the caller has it already; ``needles_found``, the indices
+        ``folded`` is ``fold_to_utf8(text)`` where the caller has it already; ``needles_found``, the indices
         of `needles` occurring in it, where the caller's own scan looked for them (K6's term automaton does).
         """
         hits: list[PatternHit] = []
@@ -200,13 +200,13 @@ class ClaimPatterns:
         scanner = self._scanner
         if scanner is None:
             return self._always
-        scannable = fold_case(text).encode() if folded is None else folded
+        scannable = fold_to_utf8(text) if folded is None else folded
         if needles_found is None:
             needles_found = _needles_in(scanner, scannable)
         if not needles_found:
             return self._always
         if any(index >= len(self._rules_by_needle) for index in needles_found):
-            scannable = case_key(text).encode()
+            scannable = case_key(text).encode("utf-8", "surrogatepass")
             needles_found = _needles_in(scanner, scannable)
         candidates = {rule for index in needles_found for rule in self._rules_by_needle[index]}
         passing = [

@@ -91,6 +91,20 @@ def inflections(word: str) -> set[str]:
     return forms
 
 
+def fold_to_utf8(text: str) -> bytes:
+    """``fold_case(text)`` as the UTF-8 bytes the automata scan (offsets map back to the text's characters);
+    a lone surrogate, as malformed JSON can carry, passes through instead of failing the check."""
+    return _utf8(fold_case(text))
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "surrogatepass")
+
+
 def _collapse_spaces(data: bytes) -> bytes:
     while b"  " in data:  # halves every run per pass; twice as fast as a regex sub on law texts
         data = data.replace(b"  ", b" ")
@@ -126,14 +140,14 @@ def _alnum_before(data: bytes, index: int) -> bool:
     start = index - 1
     while data[start] & 0xC0 == 0x80:  # continuation bytes
         start -= 1
-    return data[start:index].decode().isalnum()
+    return _text(data[start:index]).isalnum()
 
 
 def _alnum_at(data: bytes, index: int) -> bool:
     """Whether the multi-byte UTF-8 character starting at byte ``index`` is a letter or digit."""
     lead = data[index]
     width = 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
-    return data[index : index + width].decode().isalnum()
+    return _text(data[index : index + width]).isalnum()
 
 
 def _char_offsets(data: bytes, byte_offsets: Iterable[int]) -> dict[int, int]:
@@ -141,7 +155,7 @@ def _char_offsets(data: bytes, byte_offsets: Iterable[int]) -> dict[int, int]:
     offsets: dict[int, int] = {}
     chars = previous = 0
     for offset in sorted(set(byte_offsets)):
-        chars += len(data[previous:offset].decode())
+        chars += len(_text(data[previous:offset]))
         offsets[offset] = chars
         previous = offset
     return offsets
@@ -207,15 +221,15 @@ class TermMatcher:
         # "ohne  " is a phrase word before a run of spaces: only then can a phrase span a run
         gaps = sorted({word + "  " for phrase in self._phrases for word in phrase.form.split(" ")[:-1]})
         self._probes_from = len(self._spellings) + len(gaps)  # needle index of the first probe
-        self._automaton = _automaton([s.form.encode() for s in self._spellings] + [g.encode() for g in gaps], probes)
-        self._phrase_automaton = _automaton([s.form.encode() for s in self._phrases])
+        self._automaton = _automaton([_utf8(s.form) for s in self._spellings] + [_utf8(g) for g in gaps], probes)
+        self._phrase_automaton = _automaton([_utf8(s.form) for s in self._phrases])
 
     def find(self, text: str) -> list[TermHit]:
         """Hits in text order; a hit must not continue a word on either side (hyphens and quotes end words)."""
-        return self.scan_folded(fold_case(text).encode())[0]
+        return self.scan_folded(fold_to_utf8(text))[0]
 
     def scan_folded(self, data: bytes) -> tuple[list[TermHit], list[int]]:
-        """`find` on a text given as ``fold_case(text).encode()`` (offsets are still the text's characters), and
+        """`find` on a text given as ``fold_to_utf8(text)`` (offsets are still the text's characters), and
         the indices of the probes that occur in it."""
         if self._automaton is None:
             return [], []

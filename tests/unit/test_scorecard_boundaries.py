@@ -134,3 +134,9 @@ def test_compiled_matchers_are_cached_per_guardrails() -> None:
     same = Guardrails.model_validate(GUARDRAILS.model_dump())
     assert compile_guardrails(same) is compile_guardrails(GUARDRAILS)
     assert compile_guardrails(Guardrails()).check("ganzheitlich").passed
+
+
+def test_a_lone_surrogate_from_malformed_json_neither_fails_nor_shifts_offsets() -> None:
+    text = "\ud83d Wir sind Nr. 1 und ganzheitlich \udc00."
+    found = _found(text)
+    assert found == [("GR-CLAIM-001", "Nr. 1"), ("GR-TERM-001", "ganzheitlich")]
