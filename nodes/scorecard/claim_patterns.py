@@ -32,6 +32,7 @@ _FOLD_INTO_ASCII = "\u0130\u0131\u0149\u017f\u01f0\u0307\u1e96\u1e97\u1e98\u1e99
     "\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06\U0001df95"
 )
 Requirement = tuple[Anchors, ...]  # every clause must hold
+MAX_S_PER_LITERAL = 8  # its ß spellings then stay in the hundreds
 _REPEATS = {sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT}
 # `regex` folds I, İ and ı to themselves but matches each with i; a combining dot may come with İ
 _I_VARIANTS = (("I", "i"), ("İ", "i"), ("ı", "i"), ("\u0307", ""))
@@ -220,8 +221,13 @@ def _needles_in(scanner: BytesAhoCorasick, data: bytes) -> list[int]:
 
 
 def _rule(rule_id: str, pattern: str) -> _Rule:
-    """A rule with the clauses worth testing: a single letter or digit occurs in nearly every text."""
-    useful = [c for c in required_literals(pattern) if all(len(lit) > 1 or not lit.isalnum() for lit in c)]
+    """A rule with the clauses worth testing: a single letter or digit occurs in nearly every text, and a literal
+    with many s would need too many ß spellings."""
+    useful = [
+        c
+        for c in required_literals(pattern)
+        if all((len(lit) > 1 or not lit.isalnum()) and lit.count("s") <= MAX_S_PER_LITERAL for lit in c)
+    ]
     scanned = useful[0] if useful else frozenset()
     checked = tuple(tuple({s for literal in clause for s in _sharp_s_spellings(literal)}) for clause in useful[1:])
     return _Rule(rule_id, compile_pattern(pattern), scanned, checked)

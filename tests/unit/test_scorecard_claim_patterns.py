@@ -50,6 +50,17 @@ def test_patterns_without_provable_literals_always_run(pattern: str) -> None:
     assert required_literals(pattern) == ()
 
 
+def test_a_literal_with_too_many_s_is_not_prefiltered() -> None:
+    rules = [("GR-CLAIM-001", "s" * 30), ("GR-CLAIM-002", r"Risiko\s" + "s" * 30)]
+    patterns = ClaimPatterns(rules)
+    assert patterns.prefiltered == 1  # "risiko" still prefilters the second rule
+    text = "ß" * 15 + " Risiko " + "S" * 30
+    expected = [(rule_id, m.span()) for rule_id, pattern in rules for m in compile_pattern(pattern).finditer(text)]
+    hits, _ = patterns.find(text, timeout_s=1)
+    assert [(h.rule_id, (h.start, h.end)) for h in hits] == expected
+    assert {rule_id for rule_id, _ in expected} == {"GR-CLAIM-001", "GR-CLAIM-002"}
+
+
 def test_find_skips_texts_without_the_literal_and_reports_spans() -> None:
     patterns = ClaimPatterns([("GR-CLAIM-001", r"\bNr\.\s?1\b"), ("GR-CLAIM-002", r"\b\d{4}\b")])
     assert patterns.prefiltered == 1
