@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from graphs.cli import app as graphs_app
-from graphs.cli.runtime import console, fail, settings_or_exit
+from graphs.cli.runtime import console, fail, run_guarded, settings_or_exit
 from graphs.settings import SettingsError
 from nodes.shared.llm import ProviderError
 
@@ -115,3 +115,8 @@ def bench_answer(
 
 app.command("eval")(run_evals)
 app.add_typer(bench_app, name="bench")
+
+
+def main() -> None:
+    """Entry point of the ``belegt`` script."""
+    run_guarded(app)
