@@ -46,6 +46,7 @@ def server_environment(settings: Settings, config: dict[str, Any], runtime: Runt
     if runtime == "production":
         stores = {"LANGGRAPH_RUNTIME_EDITION": "pg", "DATABASE_URI": runtime_database_url(settings)}
         stores["REDIS_URI"] = settings.redis_url
+        stores["LG_BG_JOB_HEARTBEAT"] = str(settings.server_heartbeat_s)
     else:
         stores = {"LANGGRAPH_RUNTIME_EDITION": "inmem", "DATABASE_URI": ":memory:", "REDIS_URI": "fake"}
         stores["MIGRATIONS_PATH"] = "__inmem"

@@ -21,6 +21,9 @@ class ServerSettings(BaseSettings):
     server_database_url: str | None = Field(
         None, description="PostgreSQL URL of the production runtime; default BELEGT_DATABASE_URL."
     )
+    server_heartbeat_s: float = Field(
+        30.0, ge=1.0, description="Run heartbeat; a run cut off by a crash is taken up again after about 2-4x this."
+    )
     redis_url: str = Field("redis://127.0.0.1:6379/0", description="Redis of the production runtime.")
     server_cors_origins: tuple[str, ...] = Field(
         LOCAL_STUDIO_ORIGINS, description="Browser origins allowed to call the API (comma list in JSON)."
