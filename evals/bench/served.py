@@ -80,6 +80,7 @@ class ServedApi:
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     database_name: str = field(default_factory=lambda: f"belegt_served_{uuid.uuid4().hex[:12]}")
+    database_created: bool = False
 
     @property
     def url(self) -> str:
@@ -108,9 +109,10 @@ class ServedApi:
         return env | self.extra_env
 
     def start(self) -> None:
-        if self.runtime == "production" and self.process is None:
+        if self.runtime == "production" and not self.database_created:
             with psycopg.connect(self.postgres_url, autocommit=True) as connection:
                 connection.execute(f'CREATE DATABASE "{self.database_name}"')
+            self.database_created = True
         command = [str(Path(sys.executable).with_name("belegt")), "serve"]
         if self.runtime == "production":
             command.append("--prod")
@@ -151,7 +153,7 @@ class ServedApi:
             self.process = None
 
     def drop_database(self) -> None:
-        if self.runtime != "production":
+        if not self.database_created:
             return
         with psycopg.connect(self.postgres_url, autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{self.database_name}" WITH (FORCE)')

@@ -15,6 +15,7 @@ from typing import Any
 
 from langgraph_sdk import Auth
 from starlette.authentication import BaseUser
+from starlette.exceptions import HTTPException  # the server passes only 401/403 of Auth's own exception on
 
 from graphs.resources import app_resources
 from graphs.server.limits import RateLimiter, clamp_answer_context
@@ -149,7 +150,7 @@ async def authenticate(headers: dict[bytes, bytes], path: str) -> TenantUser:
     settings = server_settings()
     declared = headers.get(b"content-length", b"0").decode("latin-1")
     if declared.isdigit() and int(declared) > settings.server_max_body_bytes:
-        raise Auth.exceptions.HTTPException(413, BODY_TOO_LARGE.format(limit=settings.server_max_body_bytes))
+        raise HTTPException(413, BODY_TOO_LARGE.format(limit=settings.server_max_body_bytes))
     key = presented_key(headers)
     if key is None:
         raise Auth.exceptions.HTTPException(401, MISSING_KEY)
@@ -158,7 +159,7 @@ async def authenticate(headers: dict[bytes, bytes], path: str) -> TenantUser:
         raise Auth.exceptions.HTTPException(401, INVALID_KEY)
     wait = rate_limiter().retry_after(tenant.identity)
     if wait is not None:
-        raise Auth.exceptions.HTTPException(429, RATE_LIMITED.format(seconds=wait), headers={"Retry-After": str(wait)})
+        raise HTTPException(429, RATE_LIMITED.format(seconds=wait), headers={"Retry-After": str(wait)})
     return tenant.as_user()
 
 
