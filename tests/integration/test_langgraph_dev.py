@@ -1,4 +1,4 @@
-"""Serve the graphs with ``langgraph dev`` on a free loopback port and run ``answer`` through langgraph_sdk."""
+"""``langgraph dev`` with auth from langgraph.json: run ``answer`` via langgraph_sdk with the development key."""
 
 from __future__ import annotations
 
@@ -20,11 +20,14 @@ from qdrant_client import QdrantClient
 from stores.ingest.kb import ingest_kb
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
+from stores.sql.bots import BotStore
 from stores.sql.engine import open_database
 from stores.vector.embedders import create_embedder
 from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, write_kb_jsonl
 
 REPO = Path(__file__).resolve().parents[2]
+DEV_KEY = "belegt-dev-test"
+DEV_BOT = "hr-dev"
 STARTUP_TIMEOUT_S = 120
 
 
@@ -42,6 +45,7 @@ def _ingest(data_dir: Path) -> None:
     client = QdrantClient(path=str(settings.resolved_qdrant_path))
     kb = KnowledgeBase.from_settings(settings, client=client, database=database, embedder=create_embedder(settings))
     ingest_kb(write_kb_jsonl(data_dir), KB_ID, kb=kb, default_id_pattern=ID_PATTERN, chunk_chars=1500)
+    BotStore(database).create(DEV_BOT, name=DEV_BOT, kb_id=KB_ID)
     client.close()
     database.dispose()
 
@@ -56,6 +60,8 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "BELEGT_DATA_DIR": str(data_dir),
         "BELEGT_EMBEDDER": "none",
         "BELEGT_LLM_PROVIDER": "extractive",
+        "BELEGT_DEV_API_KEY": DEV_KEY,
+        "BELEGT_DEV_BOT": DEV_BOT,
         "LANGGRAPH_CLI_NO_ANALYTICS": "1",
         "LANGGRAPH_NO_VERSION_CHECK": "true",
         "HF_HUB_OFFLINE": "1",
@@ -95,7 +101,8 @@ CONTEXT: dict[str, Any] = {"kb_id": KB_ID, "strictness": 3}
 
 @pytest.mark.slow
 def test_answer_graph_runs_to_completion_through_the_sdk(server_url: str) -> None:
-    client = get_sync_client(url=server_url)
+    assert httpx.post(server_url + "/assistants/search", json={}).status_code == 401  # auth from langgraph.json
+    client = get_sync_client(url=server_url, api_key=DEV_KEY)
     assert "answer" in {a["graph_id"] for a in client.assistants.search()}
     output = client.runs.wait(None, "answer", input=QUESTION, context=CONTEXT)
     assert isinstance(output, dict)
@@ -106,7 +113,7 @@ def test_answer_graph_runs_to_completion_through_the_sdk(server_url: str) -> Non
 
 @pytest.mark.slow
 def test_answer_graph_streams_its_node_updates(server_url: str) -> None:
-    client = get_sync_client(url=server_url)
+    client = get_sync_client(url=server_url, api_key=DEV_KEY)
     thread = client.threads.create()
     nodes = [
         node
