@@ -16,7 +16,7 @@ from nodes.scan.clauses import prepare_catalog, retrieve_clauses
 from nodes.scan.findings import NO_CLAUSES
 from nodes.scan.prompts import SCHEMA_RETRY
 from nodes.scan.services import StaticScanServices
-from nodes.scan.state import Chunk, ScanReport, Segment
+from nodes.scan.state import Chunk, ScanReport, ScanState, Segment
 from nodes.shared.scripted_llm import ScriptedChatModel
 from stores.scan.catalog import CatalogStore
 from stores.scan.clause_index import ClauseIndex
@@ -206,9 +206,11 @@ def test_retrieval_only_reads_the_index_once_prepared(database: Database, tmp_pa
         critic_model=ScriptedChatModel(script=[]),
     )
     services.clauses = _ReadOnlyClauses(env.clauses)
-    prepared = prepare_catalog(scan_input(env), services=services)
+    given = scan_input(env)
+    state = ScanState(scan_id=given["scan_id"], document_id=given["document_id"], catalog_version_id=env.version.id)
+    prepared = prepare_catalog(state, services=services)
     chunk = Chunk(chunk_id="c0001", segments=(Segment(page_number=1, text=QUOTE),))
-    found = retrieve_clauses({**scan_input(env), **prepared, "chunks": [chunk]}, services=services)
+    found = retrieve_clauses(ScanState(**state, catalog=prepared["catalog"], chunks=[chunk]), services=services)
     assert prepared["catalog"].id == env.version.id
     assert found["clauses"]["c0001"]
 
