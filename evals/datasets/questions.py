@@ -21,7 +21,9 @@ HERE = Path(__file__).resolve().parent
 LAW_QUESTIONS = HERE / "questions_law.jsonl"
 DEMO_QUESTIONS = HERE / "questions_demo.jsonl"
 LAW_KB = "de_gesetze/kb_paragraphs.jsonl"
-"""The federal-law KB below the eval data folder (read there, never copied)."""
+"""The federal-law KB below the eval data folder (read there, never copied), ingested as it is with:"""
+LAW_MAPPING = HERE / "de_gesetze.mapping.yaml"
+LAW_ID_PATTERN = r"^\S+( \S+)* (§|Art|Anhang|Anlage)\S*$"
 
 Kind = Literal["specific", "multi_part", "out_of_kb", "false_premise", "missing_context"]
 Split = Literal["dev", "report"]
