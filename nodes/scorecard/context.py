@@ -6,6 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from nodes.scorecard.results import CRITERIA, CriterionId
 from nodes.settings import ProviderName
+from nodes.shared.review import ReviewMode, review_field
 
 
 class Thresholds(BaseModel):
@@ -43,3 +44,4 @@ class ScorecardContext(BaseModel):
     model: str | None = Field(None, description="Modellname der Richter; leer: Einstellungen.")
     use_embeddings: bool = Field(True, description="Embedding-Vergleiche (K1, K4) nutzen, falls ein Embedder da ist.")
     thresholds: Thresholds = Thresholds()
+    review: ReviewMode = review_field()

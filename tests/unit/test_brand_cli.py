@@ -139,7 +139,7 @@ UNIVERSAL_JUDGEMENT = {
 }
 
 
-@pytest.mark.parametrize(("answer", "status"), [("y\n\n", "PASS"), ("n\nzu vage\n", "REVISE")])
+@pytest.mark.parametrize(("answer", "status"), [("approve\n", "PASS"), ("reject\nzu vage\n", "REVISE")])
 def test_owner_releases_a_borderline_case_at_the_terminal(
     monkeypatch: pytest.MonkeyPatch, answer: str, status: str
 ) -> None:
@@ -151,7 +151,7 @@ def test_owner_releases_a_borderline_case_at_the_terminal(
         text = "Wir prüfen die tragende Annahme Ihrer Investitionsentscheidung in drei Wochen. Dann entscheiden Sie."
         result = runner.invoke(cli, ["scorecard", text, "--brand", "kantwerk", "--owner", "Eva Brandt"], input=answer)
         assert result.exit_code == 0, result.output
-        assert "Grenzfall · Score 5.5/7 · Owner-Freigabe" in result.output
+        assert "Prüfung · Freigabe" in result.output and "nur der Marken-Owner darf" in result.output
         assert f"{status} · Score 5.5/7" in result.output
         assert len(server.bodies("/api/chat")) == 4
         assert all("format" in body for body in server.bodies("/api/chat"))  # structured output via JSON schema
