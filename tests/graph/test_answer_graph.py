@@ -25,7 +25,7 @@ from stores.kb.store import KnowledgeBase
 from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
 from stores.sql.engine import Database
-from tests.graph.answer_fixtures import KB_ID, length_cut, tool_call
+from tests.graph.answer_fixtures import KB_ID, WEAK_CLAIM, length_cut, tool_call
 
 UNCERTAIN = AnswerContext().uncertain_message
 REPO = Path(__file__).resolve().parents[2]
@@ -259,9 +259,6 @@ def test_think_blocks_are_stripped(services: StaticServices) -> None:
         [f"<think>Ich erfinde lieber nichts.</think>{URLAUB_ANSWER}"],
     )
     assert run.state["answer"] == URLAUB_ANSWER
-
-
-WEAK_CLAIM = "Vollzeitbeschäftigte können ungenutzten Erholungsurlaub komplett auszahlen lassen [lb-url-01]."
 
 
 def test_critic_downgrade_sends_answer_to_human_review(services: StaticServices) -> None:

@@ -21,8 +21,8 @@ from stores.sql.engine import Database
 from tests.scan_support import (
     DETECTION_LIMIT,
     DOCTOR,
+    DOUBTFUL,
     SENSITIVITY,
-    CriticVerdict,
     ScanEnv,
     critic,
     demo_env,
@@ -32,7 +32,6 @@ from tests.scan_support import (
 )
 
 ISSUES = (SENSITIVITY, DETECTION_LIMIT, DOCTOR)
-DOUBTFUL = {"Nachweisgrenze": CriticVerdict(confidence=0.6), "Arztbesuch": CriticVerdict(confidence=0.65)}
 
 
 @pytest.fixture
