@@ -1,7 +1,10 @@
 """The review inbox: bucket items from the database and pending interrupts from the served API, decided the
-same way and recorded with reviewer, time, before and after."""
+same way and recorded with reviewer, time, before and after. Database work runs in a worker thread, so the
+inbox never blocks the server's event loop."""
 
 from __future__ import annotations
+
+import asyncio
 
 from graphs.review.bucket import BucketReviews
 from graphs.review.items import DecisionOutcome, ItemNotFound, ReviewItem
@@ -18,7 +21,7 @@ class ReviewInbox:
         self._reviews = ReviewStore(database)
 
     async def items(self, *, graph: GraphName | None = None, bot_id: str | None = None) -> list[ReviewItem]:
-        items = self._bucket.items(graph=graph, bot_id=bot_id)
+        items = await asyncio.to_thread(self._bucket.items, graph=graph, bot_id=bot_id)
         if self._served is not None:
             items += await self._served.items(graph=graph, bot_id=bot_id)
         return items
@@ -26,12 +29,12 @@ class ReviewInbox:
     async def item(self, item_id: str) -> ReviewItem:
         if item_id.startswith("live:"):
             return (await self._live(item_id))[0]
-        return self._bucket.item(item_id)
+        return await asyncio.to_thread(self._bucket.item, item_id)
 
     async def decide(self, item_id: str, decision: ReviewerDecision, reviewer: str) -> DecisionOutcome:
         """Carry out one decision; ``reviewer`` is who decided (today ``--reviewer``, later the signed-in user)."""
         if not item_id.startswith("live:"):
-            return self._bucket.decide(item_id, decision, reviewer)
+            return await asyncio.to_thread(self._bucket.decide, item_id, decision, reviewer)
         assert self._served is not None  # _live raised otherwise
         item, interrupt_id = await self._live(item_id)
         decision = decision.model_copy(update={"reviewer": reviewer})
@@ -39,18 +42,17 @@ class ReviewInbox:
         after, problems = await self._served.resume(item, response)
         if problems:
             return DecisionOutcome(item_id=item_id, carried_out=False, problems=problems)
-        self._reviews.record(
-            DecisionRecord(
-                item_id=f"{item_id}:{interrupt_id}",
-                graph=item.graph,
-                origin="interrupt",
-                action=decision.action,
-                reviewer=reviewer,
-                note=decision.note,
-                before=item.args,
-                after=after | ({"changes": decision.changes} if decision.action == "edit" else {}),
-            )
+        record = DecisionRecord(
+            item_id=f"{item_id}:{interrupt_id}",
+            graph=item.graph,
+            origin="interrupt",
+            action=decision.action,
+            reviewer=reviewer,
+            note=decision.note,
+            before=item.args,
+            after=after | ({"changes": decision.changes} if decision.action == "edit" else {}),
         )
+        await asyncio.to_thread(self._reviews.record, record)
         return DecisionOutcome(item_id=item_id, carried_out=True, after=after)
 
     async def _live(self, item_id: str) -> tuple[ReviewItem, str]:

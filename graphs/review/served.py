@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import httpx
 from langgraph_sdk.client import LangGraphClient
 from langgraph_sdk.schema import Command, Thread
 
@@ -47,7 +48,9 @@ class ServedReviews:
         thread_id = item_id.removeprefix("live:")
         try:
             thread = await self._client.threads.get(thread_id)
-        except Exception:  # the API answers 404 (or 422 for a malformed id): no such item either way
+        except httpx.HTTPStatusError as exc:  # 404, or 422 for a malformed id: no such item either way
+            if exc.response.status_code not in (404, 422):
+                raise
             raise ItemNotFound(item_id) from None
         item, pending = _item(thread), _pending(thread)
         if item is None or pending is None:

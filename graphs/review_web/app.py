@@ -6,6 +6,7 @@ interrupts through ``langgraph_sdk.get_client()`` (in-process, no URL).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -39,16 +40,19 @@ def reviewer_of(request: Request, form: dict[str, str]) -> str:
 
 
 def create_app(inbox: Callable[[], ReviewInbox]) -> Starlette:
+    async def opened() -> ReviewInbox:
+        return await asyncio.to_thread(inbox)  # the first call opens the database: not on the event loop
+
     async def list_items(request: Request) -> Response:
         graph = request.query_params.get("graph")
         bot = request.query_params.get("bot") or None
         chosen = graph if graph in GRAPHS else None
-        items = await inbox().items(graph=chosen, bot_id=bot)
+        items = await (await opened()).items(graph=chosen, bot_id=bot)
         return HTMLResponse(list_page(items, graph=chosen, bot=bot, notice=request.query_params.get("entschieden")))
 
     async def show_item(request: Request) -> Response:
         try:
-            item = await inbox().item(request.path_params["item_id"])
+            item = await (await opened()).item(request.path_params["item_id"])
         except ItemNotFound as exc:
             return HTMLResponse(error_page(str(exc)), status_code=404)
         return HTMLResponse(item_page(item, problems=[], reviewer="", values={}))
@@ -58,7 +62,7 @@ def create_app(inbox: Callable[[], ReviewInbox]) -> Starlette:
         form = await form_of(request)
         reviewer = reviewer_of(request, form)
         try:
-            item = await inbox().item(item_id)
+            item = await (await opened()).item(item_id)
         except ItemNotFound as exc:
             return HTMLResponse(error_page(str(exc)), status_code=404)
         values = {name: str(form.get(name) or "") for name in EDITABLE[item.graph]}
@@ -73,7 +77,7 @@ def create_app(inbox: Callable[[], ReviewInbox]) -> Starlette:
                 note=str(form.get("note") or "").strip() or None,
             )
             try:
-                outcome = await inbox().decide(item_id, decision, reviewer)
+                outcome = await (await opened()).decide(item_id, decision, reviewer)
             except (ItemNotFound, AlreadyDecided) as exc:
                 return HTMLResponse(error_page(str(exc)), status_code=409)
             if outcome.carried_out:

@@ -10,7 +10,7 @@ import typer
 from typer.testing import CliRunner
 
 from graphs.cli import brand
-from tests.brand_support import DEMO_DIR, DEMO_VERSIONS
+from tests.brand_support import DEMO_DIR, DEMO_VERSIONS, UNIVERSAL_JUDGEMENT
 from tests.fakes.llm_server import Reply, running_fake_llm_server
 
 cli = typer.Typer()
@@ -118,25 +118,6 @@ def test_scorecard_errors_are_german() -> None:
     _import_demo()
     result = runner.invoke(cli, ["scorecard", "Hallo", "--brand", "kantwerk", "--dna-version", "9.9.9"])
     assert result.exit_code == 1 and "hat keine DNA-Version 9.9.9" in result.output
-
-
-# One JSON reply satisfies every judge schema (extra fields are ignored): K1 ⚠, K2 ✔, K3 ⚠, K5 ✔ → 6 − 0.5 = 5.5 …
-# with K4 ✔, K6 ✔, K7 ✔ that is 5.5 points and ⚠ at K1: the human gate.
-UNIVERSAL_JUDGEMENT = {
-    "verdict": "mixed",
-    "explanation": "Teilweise passend.",
-    "confidence": 0.7,
-    "effect": "strengthens",
-    "flags": [],
-    "score": 60,
-    "findings": [],
-    "rewrite_hints": [],
-    "decision_strength": 60,
-    "vagueness_flags": [],
-    "suggested_sharpening": "",
-    "fitting_passages": [],
-    "contradicting_passages": [],
-}
 
 
 @pytest.mark.parametrize(("answer", "status"), [("approve\n", "PASS"), ("reject\nzu vage\n", "REVISE")])
