@@ -8,8 +8,9 @@ from graphs.review.items import DecisionOutcome, ItemNotFound, ReviewItem, summa
 from nodes.answer.review import StoredReview
 from nodes.scan.review import FindingUnderReview, checked_decision
 from nodes.scorecard.gate import owner_decision, owner_review_request
-from nodes.scorecard.results import CRITERIA, CriterionId, CriterionResult
+from nodes.scorecard.results import CRITERIA, CriterionResult
 from nodes.scorecard.status import top_levers
+from nodes.shared.brand.reasons import CriterionId
 from nodes.shared.review import Refused, ReviewerDecision
 from stores.brand.audit import AuditStore
 from stores.scan.findings import FindingStore

@@ -13,7 +13,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from nodes.scan.context import ScanContext, context_of
-from nodes.scan.services import ScanServices
+from nodes.scan.services import FindingSink, ScanServices
 from nodes.scan.state import RoutedFinding, ScanState
 from nodes.shared.review import (
     HumanInterrupt,
@@ -24,7 +24,7 @@ from nodes.shared.review import (
     quoted,
     review_request,
 )
-from stores.scan.findings import REJECTION_REASONS, FindingStore, QuoteCandidate
+from stores.scan.findings import REJECTION_REASONS, QuoteCandidate
 
 REVIEW_ACTION = "Befund übernehmen"
 KeptSeverity = Literal["MAJOR", "MINOR", "HINT"]
@@ -95,7 +95,7 @@ def parse_edit(decision: ReviewerDecision) -> FindingEdit:
 
 def checked_decision(
     decision: ReviewerDecision,
-    store: FindingStore,
+    store: FindingSink,
     *,
     document_id: str,
     catalog_version_id: int,
@@ -135,7 +135,7 @@ def route_finding(finding: RoutedFinding, decision: ReviewerDecision, edit: Find
 
 def review_findings(state: ScanState, runtime: Runtime[ScanContext], *, services: ScanServices) -> dict[str, Any]:
     """Pause for each uncertain finding (needs a checkpointer); a reply that does not fit is asked again."""
-    store = FindingStore(services.database)
+    store = services.findings
     kept, dismissed = [], []
     for finding in state.get("routed", []):
         if finding.bucket != "human_review":

@@ -13,9 +13,10 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 
 from nodes.scorecard.context import ScorecardContext
-from nodes.scorecard.results import OwnerDecision, Reason, Status
+from nodes.scorecard.results import OwnerDecision, Status
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
+from nodes.shared.brand.reasons import Reason
 from nodes.shared.review import (
     HumanInterrupt,
     Refused,
