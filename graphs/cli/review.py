@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Annotated, Any
 
+import httpx
 import typer
 from langgraph_sdk import get_client
 from rich.markdown import Markdown
@@ -46,8 +47,8 @@ def _run(server: str | None, work: Any) -> Any:
         return asyncio.run(main())
     except (ItemNotFound, AlreadyDecided) as exc:
         fail(str(exc))
-    except OSError as exc:  # httpx connection errors are OSErrors underneath
-        fail(f"LangGraph-Server {server} nicht erreichbar: {exc}")
+    except httpx.TransportError as exc:
+        fail(f"LangGraph-Server {server} nicht erreichbar: {exc or type(exc).__name__}")
     finally:
         database.dispose()
 

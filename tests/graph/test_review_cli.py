@@ -60,3 +60,9 @@ def test_bad_input_gives_one_german_line(data_dir: Path) -> None:
     assert runner.invoke(app, ["review", "approve", "answer:1"]).exit_code == 2  # --reviewer is required
     nothing = runner.invoke(app, ["review", "edit", "answer:1", "--reviewer", "Eva"])
     assert nothing.exit_code == 2 and "Nichts zu ändern" in nothing.output
+
+
+def test_unreachable_server_is_one_german_line(data_dir: Path) -> None:
+    result = runner.invoke(app, ["review", "list", "--server", "http://127.0.0.1:8399"])
+    assert result.exit_code == 1 and "LangGraph-Server http://127.0.0.1:8399 nicht erreichbar" in result.output
+    assert "Traceback" not in result.output
