@@ -7,6 +7,7 @@ two commands run eval and benchmark code; nothing under graphs imports evals.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -16,7 +17,7 @@ from rich.markup import escape
 
 from graphs.cli import app as graphs_app
 from graphs.cli.runtime import console, fail, run_guarded, settings_or_exit
-from graphs.settings import SettingsError
+from graphs.settings import SettingsError, load_settings
 from nodes.shared.llm import ProviderError
 
 app = typer.Typer(
@@ -34,7 +35,10 @@ bench_app = typer.Typer(help="Benchmarks, die Kennzahlen ausgeben (mit --json ma
 @eval_app.command("eval")
 def run_evals(
     suite: Annotated[
-        str, typer.Argument(help="retrieval, refusal, grounding, invariants, critic, scorecard, scan oder all.")
+        str,
+        typer.Argument(
+            help="retrieval, refusal, grounding, invariants, critic, scorecard, scan, law_answers, demo_answers, all."
+        ),
     ],
     data_dir: Annotated[
         Path | None, typer.Option("--data-dir", help="Ordner der Eval-Daten; Vorgabe ../shared/data neben dem Repo.")
@@ -48,6 +52,9 @@ def run_evals(
     limit: Annotated[
         int | None, typer.Option("--limit", help="Höchstens so viele Beispiele je Suite (invariants: Modellausgaben).")
     ] = None,
+    split: Annotated[
+        str, typer.Option("--split", help="Fragensätze: dev (zum Abstimmen) oder report (für Berichte).")
+    ] = "report",
     out: Annotated[Path | None, typer.Option("--out", help="Ergebnisordner; Vorgabe evals/results.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Ergebnisse als JSON auf stdout ausgeben.")] = False,
 ) -> None:
@@ -58,7 +65,9 @@ def run_evals(
 
     try:
         suites = select_suites(suite)
-        settings = build_settings(provider=provider, data_dir=data_dir, out=out, strictness=strictness, limit=limit)
+        settings = build_settings(
+            provider=provider, data_dir=data_dir, out=out, strictness=strictness, limit=limit, split=split
+        )
     except (ValueError, SettingsError, ProviderError) as exc:  # UnknownSuite is a ValueError
         fail(escape(str(exc)), code=2)
     try:
@@ -118,5 +127,15 @@ app.add_typer(bench_app, name="bench")
 
 
 def main() -> None:
-    """Entry point of the ``belegt`` script."""
+    """The ``belegt`` entry point: the settings are checked before any command runs, ``--help`` included;
+    whatever a command leaves unhandled ends as one German line."""
+    try:
+        load_settings()
+    except SettingsError as exc:
+        sys.stderr.write(f"Fehler: {exc}\n")
+        raise SystemExit(2) from None
     run_guarded(app)
+
+
+if __name__ == "__main__":
+    main()

@@ -17,9 +17,10 @@ from pydantic import ValidationError
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from graphs.cli.review import prompt_response
 from graphs.cli.runtime import console, database_or_exit, errors, fail, settings_or_exit
-from graphs.resources import AppResources
-from graphs.scan import ResourceScanServices, build_scan_graph
+from graphs.resources import AppResources, ScanResources
+from graphs.scan import build_scan_graph
 from graphs.settings import Settings
 from nodes.scan.context import CONFIDENCE_THRESHOLD, ScanContext
 from nodes.scan.models import model_ids
@@ -39,15 +40,13 @@ app = typer.Typer(help="Dokumente gegen einen versionierten Anforderungskatalog 
 catalog_app = typer.Typer(help="Anforderungskataloge importieren (jede Datei wird eine neue Version).")
 app.add_typer(catalog_app, name="catalog", no_args_is_help=True)
 
-REVIEW_CHOICES = ("MAJOR", "MINOR", "HINT", "DISMISS", "OFFEN")
-
 
 @contextmanager
-def _services(settings: Settings) -> Iterator[ResourceScanServices]:
-    """Scan services on this command's resources, closed afterwards (Qdrant local mode locks its folder)."""
+def _resources(settings: Settings) -> Iterator[AppResources]:
+    """This command's resources, closed afterwards (Qdrant local mode locks its folder)."""
     resources = AppResources(settings)
     try:
-        yield ResourceScanServices(lambda: resources)
+        yield resources
     except EmbedderUnavailable as exc:
         fail(str(exc))
     finally:
@@ -65,8 +64,8 @@ def import_command(
     settings = settings_or_exit()
     database = database_or_exit(settings)
     try:
-        with _services(settings) as services:
-            version = import_catalog(file, catalogs=CatalogStore(database), clauses=services.clauses, name=name)
+        with _resources(settings) as resources:
+            version = import_catalog(file, catalogs=CatalogStore(database), clauses=resources.clauses, name=name)
     except CatalogFileError as exc:
         fail(str(exc))
     console.print(
@@ -103,7 +102,7 @@ def _catalog_version(database: Database, version_id: int | None) -> CatalogVersi
     return version
 
 
-def _run_graph(services: ResourceScanServices, scan_input: ScanInput, context: ScanContext) -> ScanReport:
+def _run_graph(services: ScanResources, scan_input: ScanInput, context: ScanContext) -> ScanReport:
     """Run the scan with a progress bar on stderr; on a review interrupt, ask about each uncertain finding."""
     graph = build_scan_graph(services).compile(checkpointer=InMemorySaver(), name="scan")
     config: RunnableConfig = {"configurable": {"thread_id": scan_input["scan_id"]}}
@@ -127,25 +126,8 @@ def _run_graph(services: ResourceScanServices, scan_input: ScanInput, context: S
         if not pending:
             report: ScanReport = graph.get_state(config).values["report"]
             return report
-        command = Command(resume=_ask_reviewer(pending[0].value))
-
-
-def _ask_reviewer(request: dict[str, Any]) -> dict[str, str]:
-    if request.get("problem"):
-        errors.print(f"[yellow]{request['problem']}[/]")
-    console.print(f"[bold]{request['question']}[/]")
-    decisions: dict[str, str] = {}
-    for item in request["findings"]:
-        console.print(
-            f"\n[bold]{item['stable_id']}[/], Seite {item['page_number']} (Konfidenz {item['confidence']:.2f}, "
-            f"vorgeschlagen {item['proposed_severity']})\n„{item['exact_quote']}“\n{item['finding_text']}"
-        )
-        verdict = typer.prompt(f"Entscheidung ({' / '.join(REVIEW_CHOICES)})", default="OFFEN").strip().upper()
-        while verdict not in REVIEW_CHOICES:
-            verdict = typer.prompt(f"Bitte eine von {', '.join(REVIEW_CHOICES)}", default="OFFEN").strip().upper()
-        if verdict != "OFFEN":
-            decisions[item["finding_id"]] = verdict
-    return decisions
+        (request,) = pending[0].value
+        command = Command(resume=[prompt_response(request, "scan")])
 
 
 def _write_reports(report: ScanReport, folder: Path) -> list[Path]:
@@ -176,13 +158,14 @@ def scan(
 ) -> None:
     """Ein Dokument gegen den Katalog prüfen: belegte Befunde, Kritik, Konfidenz-Routing, Audit-Hash."""
     settings = settings_or_exit()
-    with _services(settings) as services:
+    with _resources(settings) as resources:
+        services = ScanResources(resources)
         try:
             models = model_ids(services)  # creates both models: without an LLM nothing is opened or stored
         except NoScanModel as exc:
             fail(str(exc), code=2)
         try:
-            database = services.database
+            database = resources.database
         except Exception as exc:  # any driver error becomes one readable line
             fail(f"Datenbank {settings.resolved_database_url} nicht nutzbar: {exc}")
         version = _catalog_version(database, catalog_version)
@@ -196,7 +179,7 @@ def scan(
         )
         errors.print(f"Prüfe {file.name} gegen Katalogversion {version.id} mit {', '.join(models.values())}")
         try:
-            context = ScanContext(confidence_threshold=threshold, human_review=review)
+            context = ScanContext(confidence_threshold=threshold, review="interrupt" if review else "bucket")
             report = _run_graph(services, scan_input, context)
         except FindingRejected as exc:
             fail(f"Scan nicht gespeichert: {exc}")

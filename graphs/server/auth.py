@@ -25,6 +25,7 @@ from stores.sql.bots import BotNotFound, BotStore
 
 KEY_CACHE_TTL_S = 5.0  # a revoked key stops working within this many seconds
 OPEN_PATHS = frozenset({"/ok", "/info"})  # health probes answer without a key; they expose no tenant data
+REVIEW_PATH = "/review"  # the review page (langgraph.json http.app), for reviewer and admin keys
 DEV_ROLE: Role = "admin"  # the development key drives Studio, which also edits assistants
 
 MISSING_KEY = "missing_api_key: Bitte einen API-Schlüssel im Header x-api-key senden."
@@ -33,6 +34,7 @@ BODY_TOO_LARGE = "body_too_large: Die Anfrage ist größer als {limit} Bytes."
 RATE_LIMITED = "rate_limited: Zu viele Anfragen mit diesem Schlüssel; bitte in {seconds} s erneut versuchen."
 FOREIGN_TENANT = "foreign_tenant: Dieser Schlüssel gehört zu Bot '{bot_id}'; {field}={value!r} ist nicht erlaubt."
 QUESTION_TOO_LONG = "question_too_long: Die Frage hat {length} Zeichen; erlaubt sind höchstens {limit}."
+REVIEWERS_ONLY = "reviewers_only: Die Prüfseite ist nur für Prüfer- und Admin-Schlüssel."
 ADMIN_ONLY = "admin_only: Nur Admin-Schlüssel dürfen Assistenten anlegen oder ändern."
 CRONS_DISABLED = "crons_disabled: Zeitgesteuerte Läufe sind über die API nicht freigegeben."
 FOREIGN_NAMESPACE = "foreign_namespace: Store-Einträge liegen unter dem Namensraum ('{identity}', …)."
@@ -157,6 +159,8 @@ async def authenticate(headers: dict[bytes, bytes], path: str) -> TenantUser:
     tenant = await cached_tenant(key)
     if tenant is None:
         raise Auth.exceptions.HTTPException(401, INVALID_KEY)
+    if path.startswith(REVIEW_PATH) and tenant.role == "user":
+        raise Auth.exceptions.HTTPException(403, REVIEWERS_ONLY)
     wait = rate_limiter().retry_after(tenant.identity)
     if wait is not None:
         raise HTTPException(429, RATE_LIMITED.format(seconds=wait), headers={"Retry-After": str(wait)})

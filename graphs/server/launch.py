@@ -51,6 +51,8 @@ def server_environment(settings: Settings, config: dict[str, Any], runtime: Runt
         stores = {"LANGGRAPH_RUNTIME_EDITION": "inmem", "DATABASE_URI": ":memory:", "REDIS_URI": "fake"}
         stores["MIGRATIONS_PATH"] = "__inmem"
     url = f"http://{settings.server_host}:{settings.server_port}"
+    if "http" in config:
+        stores["LANGGRAPH_HTTP"] = json.dumps(config["http"])
     return stores | {
         "LANGSERVE_GRAPHS": json.dumps(config["graphs"]),
         "LANGGRAPH_AUTH": json.dumps(config["auth"]),

@@ -7,6 +7,7 @@ from pydantic import BaseModel, ConfigDict
 from typing_extensions import TypedDict
 
 from nodes.settings import ProviderName
+from nodes.shared.review import HumanInterrupt
 from nodes.shared.strictness import GuardrailCategory, LowScoreAction, StrictnessConfig
 from stores.brand.models import Guardrails
 from stores.kb.models import Hit, KBConflict
@@ -129,6 +130,7 @@ class AnswerState(AnswerInput, AnswerOutput, total=False):
     notes: Annotated[list[BlockNote], operator.add]
     claims: list[ClaimVerdict]
     provider_failure: str | None  # stable code of an LLM call that failed after its retries, e.g. provider_timeout
+    review_request: HumanInterrupt
 
 
 class BlockGroupTask(TypedDict):
