@@ -51,8 +51,14 @@ def server_environment(settings: Settings, config: dict[str, Any], runtime: Runt
         stores = {"LANGGRAPH_RUNTIME_EDITION": "inmem", "DATABASE_URI": ":memory:", "REDIS_URI": "fake"}
         stores["MIGRATIONS_PATH"] = "__inmem"
     url = f"http://{settings.server_host}:{settings.server_port}"
-    if "http" in config:
-        stores["LANGGRAPH_HTTP"] = json.dumps(config["http"])
+    http = dict(config.get("http") or {})
+    if runtime == "production":
+        # langgraph-runtime-pg 0.11.1 cannot start with a custom app: the server's store middleware wraps the
+        # start-up too and asks for the store before the runtime has opened its pool. The review page stays
+        # on the embedded runtime; `belegt review --server` works against both.
+        http.pop("app", None)
+    if http:
+        stores["LANGGRAPH_HTTP"] = json.dumps(http)
     return stores | {
         "LANGSERVE_GRAPHS": json.dumps(config["graphs"]),
         "LANGGRAPH_AUTH": json.dumps(config["auth"]),
@@ -83,5 +89,6 @@ def serve(settings: Settings, config_path: Path, runtime: Runtime) -> None:
         host=settings.server_host,
         port=settings.server_port,
         access_log=False,
-        log_level="warning",
+        lifespan="on",  # a failing start-up must stop the server, not be taken for "no lifespan"
+        log_level=os.environ.get("BELEGT_SERVER_LOG_LEVEL", "warning"),
     )

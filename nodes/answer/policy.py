@@ -56,7 +56,7 @@ def resolve_policy(state: AnswerState, runtime: Runtime[AnswerContext], *, servi
         brand_guardrails=guardrails,
     )
     return {
-        **FRESH_OUTCOME,
+        **{key: value for key, value in FRESH_OUTCOME.items() if key in state},
         "started_at": started_at,
         "policy": policy,
         "model": policy.model,
