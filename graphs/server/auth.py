@@ -8,6 +8,7 @@ and assistant is tagged with its owner and bot, and every read or search is filt
 from __future__ import annotations
 
 import asyncio
+import hmac
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,6 +25,7 @@ from stores.sql.api_keys import ApiKeyStore, Role
 from stores.sql.bots import BotNotFound, BotStore
 
 KEY_CACHE_TTL_S = 5.0  # a revoked key stops working within this many seconds
+KEY_CACHE_SIZE = 10_000
 OPEN_PATHS = frozenset({"/ok", "/info"})  # health probes answer without a key; they expose no tenant data
 REVIEW_PATH = "/review"  # the review page (langgraph.json http.app), for reviewer and admin keys
 DEV_ROLE: Role = "admin"  # the development key drives Studio, which also edits assistants
@@ -113,7 +115,7 @@ def lookup_tenant(presented: str) -> Tenant | None:
     """The tenant of a key text (development key included), or None; blocking, so called in a thread."""
     resources = app_resources()
     dev_key = resources.settings.dev_api_key
-    if dev_key is not None and presented == dev_key.get_secret_value():
+    if dev_key is not None and hmac.compare_digest(presented.encode(), dev_key.get_secret_value().encode()):
         identity, bot_id, role = "dev", resources.settings.dev_bot, DEV_ROLE
     else:
         key = ApiKeyStore(resources.database).verify(presented)
@@ -133,6 +135,8 @@ async def cached_tenant(presented: str) -> Tenant | None:
     if hit is not None and hit[0] > now:
         return hit[1]
     tenant = await asyncio.to_thread(lookup_tenant, presented)
+    if len(_verified) >= KEY_CACHE_SIZE:  # random wrong keys must not grow the cache without bound
+        _verified.clear()
     _verified[presented] = (now + KEY_CACHE_TTL_S, tenant)
     return tenant
 
