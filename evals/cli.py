@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated
 
@@ -18,7 +19,6 @@ from rich.markup import escape
 from graphs.cli import app as graphs_app
 from graphs.cli.runtime import console, fail, settings_or_exit
 from graphs.settings import SettingsError, load_settings
-from nodes.shared.llm import ProviderError
 
 app = typer.Typer(
     name="belegt",
@@ -56,6 +56,7 @@ def run_evals(
     # imported on use: plotting and data loading would slow every other command's start
     from evals.baselines import BaselineFileError
     from evals.run import build_settings, exit_code, outcomes_json, run_suites, select_suites
+    from nodes.shared.llm import ProviderError
 
     try:
         suites = select_suites(suite)
@@ -108,6 +109,29 @@ def bench_answer(
     from evals.bench.answer import print_report, run_answer_benchmark
 
     report = run_answer_benchmark(laws)
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False))
+    else:
+        print_report(report, console)
+
+
+@bench_app.command("cli")
+def bench_cli(
+    runs: Annotated[int, typer.Option("--runs", min=1, max=50, help="Läufe je Befehl (Median).")] = 7,
+    as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
+) -> None:
+    """Startzeit der Kommandozeile messen: belegt --help, belegt check, belegt ask --help (je eigener Prozess)."""
+    from rich.progress import track
+
+    from evals.bench.cli_start import print_report, run_cli_benchmark
+
+    def progress(items: Iterable[tuple[str, int]], total: int) -> Iterable[tuple[str, int]]:
+        return track(items, description="Befehle starten", total=total, console=Console(stderr=True), transient=True)
+
+    try:
+        report = run_cli_benchmark(runs, progress)
+    except RuntimeError as exc:
+        fail(escape(str(exc)))
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False))
     else:

@@ -5,22 +5,17 @@ from __future__ import annotations
 import json
 import uuid
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.sqlite import SqliteSaver
-from langgraph.types import Command
-from rich.markdown import Markdown
 from rich.markup import escape
 from rich.panel import Panel
 
-from graphs.answer import build_answer_graph
 from graphs.cli.runtime import console, fail, settings_or_exit
-from graphs.resources import AppResources
-from nodes.answer.context import AnswerContext
-from nodes.answer.services import AnswerServices
-from nodes.shared.llm import ProviderError
+
+if TYPE_CHECKING:
+    from nodes.answer.context import AnswerContext
+    from nodes.answer.services import AnswerServices
 
 
 def ask(
@@ -34,6 +29,11 @@ def ask(
     """Eine Frage belegt aus der Wissensbasis beantworten."""
     if bot is None and kb is None:
         fail("Bitte --bot oder --kb angeben.", code=2)
+    from graphs.answer import build_answer_graph
+    from graphs.resources import AppResources
+    from nodes.answer.context import AnswerContext
+    from nodes.shared.llm import ProviderError
+
     settings = settings_or_exit()
     resources = AppResources(settings)
     context = AnswerContext(
@@ -56,6 +56,8 @@ def ask(
     if as_json:
         console.print_json(json.dumps(output, default=_plain, ensure_ascii=False))
         return
+    from rich.markdown import Markdown
+
     title = f"{output.get('bucket')} · Konfidenz {output.get('confidence', 0):.2f} · {output.get('model', '')}"
     console.print(Panel(Markdown(output["answer"]), title=title))
     for source in output.get("sources", []):
@@ -66,6 +68,12 @@ def ask(
 
 def ask_with_review(services: AnswerServices, question: str, context: AnswerContext, path: Path) -> dict[str, Any]:
     """Run with a SQLite checkpointer so ``interrupt()`` can pause for the reviewer at the terminal."""
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.types import Command
+
+    from graphs.answer import build_answer_graph
+
     path.parent.mkdir(parents=True, exist_ok=True)
     with SqliteSaver.from_conn_string(str(path)) as checkpointer:
         graph = build_answer_graph(services).compile(checkpointer=checkpointer, name="answer")

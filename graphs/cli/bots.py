@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
 from graphs.cli.runtime import console, database_or_exit, fail, settings_or_exit
-from nodes.shared.strictness import get_strictness_config
-from stores.sql.bots import BotExists, BotNotFound, BotStore, InvalidStrictness
+
+if TYPE_CHECKING:
+    from stores.sql.bots import BotStore
 
 app = typer.Typer(help="Bots anlegen, auflisten und ihre Strictness-Stufe setzen.", no_args_is_help=True)
 
@@ -17,6 +18,8 @@ Level = Annotated[int, typer.Option(min=1, max=5, help="Strictness 1 (nur KB) �
 
 
 def _store() -> BotStore:
+    from stores.sql.bots import BotStore
+
     return BotStore(database_or_exit(settings_or_exit()))
 
 
@@ -31,6 +34,8 @@ def create(
     exist_ok: Annotated[bool, typer.Option("--exist-ok", help="Kein Fehler, wenn es den Bot schon gibt.")] = False,
 ) -> None:
     """Einen Bot anlegen."""
+    from stores.sql.bots import BotExists, InvalidStrictness
+
     try:
         bot = _store().create(
             bot_id,
@@ -53,6 +58,8 @@ def create(
 @app.command("list")
 def list_bots() -> None:
     """Alle Bots mit Wissensbasis und Stufe zeigen."""
+    from nodes.shared.strictness import get_strictness_config
+
     table = Table("ID", "Name", "KB", "Stufe")
     for bot in _store().list():
         config = get_strictness_config(bot.knowledge_strictness)
@@ -66,6 +73,9 @@ def set_strictness(
     level: Annotated[int, typer.Argument(min=1, max=5, help="Neue Stufe 1–5.")],
 ) -> None:
     """Die Strictness-Stufe eines Bots ändern."""
+    from nodes.shared.strictness import get_strictness_config
+    from stores.sql.bots import BotNotFound, InvalidStrictness
+
     try:
         bot = _store().set_strictness(bot_id, level)
     except (BotNotFound, InvalidStrictness) as exc:

@@ -6,13 +6,8 @@ from collections.abc import Callable
 
 import typer
 from rich.table import Table
-from sqlalchemy import text
 
 from graphs.cli.runtime import console, settings_or_exit
-from nodes.shared.llm import probe_provider
-from stores.sql.engine import open_database
-from stores.vector.embedders import create_embedder
-from stores.vector.qdrant import describe_qdrant, open_qdrant
 
 
 def _probe(action: Callable[[], str]) -> tuple[bool, str]:
@@ -26,6 +21,13 @@ def check(
     strict: bool = typer.Option(False, "--strict", help="Mit Fehlercode enden, wenn etwas nicht erreichbar ist."),
 ) -> None:
     """Konfiguration zeigen und prüfen, ob LLM, Embedder, Qdrant und Datenbank erreichbar sind."""
+    from sqlalchemy import text
+
+    from nodes.shared.llm import probe_provider
+    from stores.sql.engine import open_database
+    from stores.vector.embedders import create_embedder
+    from stores.vector.qdrant import describe_qdrant, open_qdrant
+
     settings = settings_or_exit()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -14,11 +14,10 @@ from rich.table import Table
 
 from graphs.cli.runtime import console, database_or_exit, fail, settings_or_exit
 from graphs.settings import Settings
-from stores.ingest.kb import IngestSummary, KBInputError, ingest_kb, reindex_kb
-from stores.kb.layout import InvalidKBId
-from stores.kb.store import KnowledgeBase, KnowledgeBaseNotFound
-from stores.vector.embedders import EmbedderUnavailable, create_embedder
-from stores.vector.qdrant import open_qdrant
+
+if TYPE_CHECKING:
+    from stores.ingest.kb import IngestSummary
+    from stores.kb.store import KnowledgeBase
 
 app = typer.Typer(help="Wissensbasen neu indexieren, durchsuchen und ihre Konflikte zeigen.", no_args_is_help=True)
 
@@ -48,6 +47,10 @@ def _progress_bar(label: str) -> Iterator[_BarProgress]:
 
 @contextmanager
 def _knowledge_base(settings: Settings) -> Iterator[KnowledgeBase]:
+    from stores.kb.store import KnowledgeBase
+    from stores.vector.embedders import EmbedderUnavailable, create_embedder
+    from stores.vector.qdrant import open_qdrant
+
     database = database_or_exit(settings)
     try:
         embedder = create_embedder(settings)
@@ -73,6 +76,9 @@ def ingest(
     ] = None,
 ) -> None:
     """Eine Wissensbasis einlesen: prüfen, dann idempotent abgleichen (neu / geändert / unverändert / entfernt)."""
+    from stores.ingest.kb import KBInputError, ingest_kb
+    from stores.kb.layout import InvalidKBId
+
     settings = settings_or_exit()
     with _knowledge_base(settings) as knowledge_base, _progress_bar(f"Indexiere {kb}") as bar:
         try:
@@ -112,6 +118,10 @@ def _print_summary(summary: IngestSummary) -> None:
 @app.command("reindex")
 def reindex(kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")]) -> None:
     """Den Index einer KB aus den gespeicherten Einträgen neu aufbauen (z. B. nach Embedder-Wechsel)."""
+    from stores.ingest.kb import reindex_kb
+    from stores.kb.layout import InvalidKBId
+    from stores.kb.store import KnowledgeBaseNotFound
+
     settings = settings_or_exit()
     with _knowledge_base(settings) as knowledge_base, _progress_bar(f"Baue {kb_id} neu auf") as bar:
         try:
@@ -128,6 +138,9 @@ def search(
     limit: Annotated[int, typer.Option(min=1, max=100, help="Höchstens so viele Treffer.")] = 5,
 ) -> None:
     """Eine KB durchsuchen und die Treffer mit kalibriertem Score zeigen."""
+    from stores.kb.layout import InvalidKBId
+    from stores.kb.store import KnowledgeBaseNotFound
+
     settings = settings_or_exit()
     with _knowledge_base(settings) as knowledge_base:
         try:
@@ -145,6 +158,8 @@ def search(
 @app.command("conflicts")
 def conflicts(kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")]) -> None:
     """Die in einer KB erklärten Quellenkonflikte zeigen."""
+    from stores.kb.layout import InvalidKBId
+
     settings = settings_or_exit()
     with _knowledge_base(settings) as knowledge_base:
         try:

@@ -1,14 +1,20 @@
-"""Shared CLI plumbing: settings loaded once, German error exits."""
+"""Shared CLI plumbing: settings loaded once, German error exits.
+
+The CLI modules import only typer, rich and the settings at the top; everything heavier (graphs, stores,
+LLM clients, Qdrant) is imported inside the command that uses it, so ``belegt --help`` starts fast.
+"""
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 from rich.console import Console
 
 from graphs.settings import Settings, SettingsError, load_settings
-from stores.sql.engine import Database, open_database
+
+if TYPE_CHECKING:
+    from stores.sql.engine import Database
 
 console = Console()
 errors = Console(stderr=True)
@@ -27,6 +33,8 @@ def settings_or_exit() -> Settings:
 
 
 def database_or_exit(settings: Settings) -> Database:
+    from stores.sql.engine import open_database
+
     try:
         return open_database(settings.resolved_database_url)
     except Exception as exc:  # any driver error becomes one readable line

@@ -7,33 +7,23 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.types import Command
-from pydantic import ValidationError
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from graphs.cli.runtime import console, database_or_exit, errors, fail, settings_or_exit
-from graphs.resources import AppResources, ScanResources
-from graphs.scan import build_scan_graph
 from graphs.settings import Settings
-from nodes.scan.context import CONFIDENCE_THRESHOLD, ScanContext
-from nodes.scan.models import model_ids
-from nodes.scan.report import render_html, render_markdown
-from nodes.scan.services import NoScanModel
-from nodes.scan.state import ScanInput, ScanReport
-from nodes.shared.llm import ProviderError
-from stores.ingest.catalog import CatalogFileError, import_catalog
-from stores.ingest.documents import DEFAULT_MAX_PAGES, DocumentError, read_document
-from stores.scan.catalog import CatalogStore, CatalogVersion, CatalogVersionNotFound, NoCatalog
-from stores.scan.documents import DocumentStore
-from stores.scan.findings import FindingRejected, FindingStore
-from stores.sql.engine import Database
-from stores.vector.embedders import EmbedderUnavailable
+from nodes.scan.context import CONFIDENCE_THRESHOLD
+from stores.ingest.documents import DEFAULT_MAX_PAGES
+
+if TYPE_CHECKING:
+    from graphs.resources import AppResources, ScanResources
+    from nodes.scan.context import ScanContext
+    from nodes.scan.state import ScanInput, ScanReport
+    from stores.scan.catalog import CatalogVersion
+    from stores.sql.engine import Database
 
 app = typer.Typer(help="Dokumente gegen einen versionierten Anforderungskatalog prüfen.")
 catalog_app = typer.Typer(help="Anforderungskataloge importieren (jede Datei wird eine neue Version).")
@@ -45,6 +35,9 @@ REVIEW_CHOICES = ("MAJOR", "MINOR", "HINT", "DISMISS", "OFFEN")
 @contextmanager
 def _resources(settings: Settings) -> Iterator[AppResources]:
     """This command's resources, closed afterwards (Qdrant local mode locks its folder)."""
+    from graphs.resources import AppResources
+    from stores.vector.embedders import EmbedderUnavailable
+
     resources = AppResources(settings)
     try:
         yield resources
@@ -62,6 +55,9 @@ def import_command(
     ] = None,
 ) -> None:
     """Einen Katalog als neue Version importieren und indexieren; frühere Versionen bleiben abfragbar."""
+    from stores.ingest.catalog import CatalogFileError, import_catalog
+    from stores.scan.catalog import CatalogStore
+
     settings = settings_or_exit()
     database = database_or_exit(settings)
     try:
@@ -78,6 +74,8 @@ def import_command(
 @catalog_app.command("list")
 def list_command() -> None:
     """Alle Katalogversionen zeigen."""
+    from stores.scan.catalog import CatalogStore
+
     settings = settings_or_exit()
     table = Table("Version", "Name", "Datei", "Anforderungen", "aktiv", "importiert")
     for version in CatalogStore(database_or_exit(settings)).list_versions():
@@ -93,6 +91,8 @@ def list_command() -> None:
 
 
 def _catalog_version(database: Database, version_id: int | None) -> CatalogVersion:
+    from stores.scan.catalog import CatalogStore, CatalogVersionNotFound, NoCatalog
+
     catalogs = CatalogStore(database)
     try:
         version = catalogs.get_version(version_id) if version_id is not None else catalogs.latest_version()
@@ -105,6 +105,12 @@ def _catalog_version(database: Database, version_id: int | None) -> CatalogVersi
 
 def _run_graph(services: ScanResources, scan_input: ScanInput, context: ScanContext) -> ScanReport:
     """Run the scan with a progress bar on stderr; on a review interrupt, ask about each uncertain finding."""
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.types import Command
+
+    from graphs.scan import build_scan_graph
+
     graph = build_scan_graph(services).compile(checkpointer=InMemorySaver(), name="scan")
     config: RunnableConfig = {"configurable": {"thread_id": scan_input["scan_id"]}}
     command: ScanInput | Command[Any] = scan_input
@@ -149,6 +155,8 @@ def _ask_reviewer(request: dict[str, Any]) -> dict[str, str]:
 
 
 def _write_reports(report: ScanReport, folder: Path) -> list[Path]:
+    from nodes.scan.report import render_html, render_markdown
+
     folder.mkdir(parents=True, exist_ok=True)
     paths = [folder / f"{report.scan_id}.{suffix}" for suffix in ("json", "md", "html")]
     paths[0].write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
@@ -175,6 +183,16 @@ def scan(
     review: Annotated[bool, typer.Option("--review", help="Unsichere Befunde gleich hier entscheiden.")] = False,
 ) -> None:
     """Ein Dokument gegen den Katalog prüfen: belegte Befunde, Kritik, Konfidenz-Routing, Audit-Hash."""
+    from graphs.resources import ScanResources
+    from nodes.scan.context import ScanContext
+    from nodes.scan.models import model_ids
+    from nodes.scan.services import NoScanModel
+    from nodes.scan.state import ScanInput
+    from nodes.shared.llm import ProviderError
+    from stores.ingest.documents import DocumentError, read_document
+    from stores.scan.documents import DocumentStore
+    from stores.scan.findings import FindingRejected
+
     settings = settings_or_exit()
     with _resources(settings) as resources:
         services = ScanResources(resources)
@@ -235,6 +253,11 @@ def verify(
     ] = None,
 ) -> None:
     """Den Audit-Hash eines Berichts aus Datenbank und Bericht nachrechnen: 'valid' oder was abweicht."""
+    from pydantic import ValidationError
+
+    from nodes.scan.state import ScanReport
+    from stores.scan.findings import FindingStore
+
     settings = settings_or_exit()
     try:
         report = ScanReport.model_validate_json(report_file.read_text(encoding="utf-8"))

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from langgraph.runtime import Runtime
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    from langgraph.runtime import Runtime
 
 CONFIDENCE_THRESHOLD = 0.70
 CLAUSES_PER_CHUNK = 5
