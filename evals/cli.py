@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated
 
@@ -121,17 +120,33 @@ def bench_cli(
     as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
 ) -> None:
     """Startzeit der Kommandozeile messen: belegt --help, belegt check, belegt ask --help (je eigener Prozess)."""
-    from rich.progress import track
-
     from evals.bench.cli_start import print_report, run_cli_benchmark
-
-    def progress(items: Iterable[tuple[str, int]], total: int) -> Iterable[tuple[str, int]]:
-        return track(items, description="Befehle starten", total=total, console=Console(stderr=True), transient=True)
+    from evals.progress import tracker
 
     try:
-        report = run_cli_benchmark(runs, progress)
+        with tracker() as progress:
+            report = run_cli_benchmark(runs, progress)
     except RuntimeError as exc:
         fail(escape(str(exc)))
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False))
+    else:
+        print_report(report, console)
+
+
+@bench_app.command("critic")
+def bench_critic(
+    claims: Annotated[int, typer.Option("--claims", min=1, max=50, help="Behauptungen, die das LLM prüft.")] = 5,
+    delay: Annotated[float, typer.Option("--delay", min=0.0, help="Antwortzeit des Testservers je Aufruf, s.")] = 1.0,
+    runs: Annotated[int, typer.Option("--runs", min=1, max=20, help="Läufe (Median).")] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
+) -> None:
+    """Kritik-Latenz gegen einen lokalen Ollama-Testserver mit fester Antwortzeit: parallel gegen nacheinander."""
+    from evals.bench.critic import print_report, run_critic_benchmark
+    from evals.progress import tracker
+
+    with tracker() as progress:
+        report = run_critic_benchmark(claims, delay, runs, progress)
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False))
     else:

@@ -14,12 +14,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+
+from evals.suite import Tracker
 
 COMMANDS: dict[str, list[str]] = {
     "belegt --help": ["--help"],
@@ -55,14 +56,11 @@ def time_command(args: list[str], folder: Path) -> float:
     return seconds
 
 
-def run_cli_benchmark(
-    runs: int, progress: Callable[[Iterable[tuple[str, int]], int], Iterable[tuple[str, int]]] | None = None
-) -> dict[str, Any]:
-    plan = [(name, run) for name in COMMANDS for run in range(runs)]
-    steps = progress(plan, len(plan)) if progress else plan
+def run_cli_benchmark(runs: int, progress: Tracker) -> dict[str, Any]:
+    plan = [name for name in COMMANDS for _ in range(runs)]
     seconds: dict[str, list[float]] = {name: [] for name in COMMANDS}
     with tempfile.TemporaryDirectory(prefix="belegt-cli-") as scratch:
-        for name, _ in steps:
+        for name in progress.track(plan, "Befehle starten"):
             seconds[name].append(time_command(COMMANDS[name], Path(scratch)))
     figures = {
         name: {

@@ -19,13 +19,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
-from langchain_core.language_models import BaseChatModel
 
 from nodes.settings import ModelSettings, ProviderName
 from nodes.shared.strictness import StrictnessConfig
+
+if TYPE_CHECKING:  # the chat-model classes load only when a model is created
+    from langchain_core.language_models import BaseChatModel
 
 MISTRAL_MAX_TEMPERATURE = 1.0  # ChatMistralAI's validator rejects more, although the API accepts 1.5
 
