@@ -10,10 +10,16 @@ export LANGGRAPH_NO_VERSION_CHECK := true
 
 .PHONY: serve test lint eval venv check clean
 
+# pip prints each package it collects and a bar with the time left for each download: a first install takes
+# 1–3 minutes and should not look like a hang.
 $(STAMP): pyproject.toml
+	@echo "==> [1/3] Python-Umgebung $(VENV) anlegen"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "==> [2/3] pip aktualisieren"
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@echo "==> [3/3] belegt und alle Abhängigkeiten installieren (beim ersten Mal 1–3 min; jede Zeile ist ein Paket)"
+	$(BIN)/python -m pip install --progress-bar on -e '.[dev]'
+	@echo "==> Installation fertig"
 	touch $(STAMP)
 
 venv: $(STAMP)

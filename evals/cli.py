@@ -84,11 +84,13 @@ def bench_retrieval(
 ) -> None:
     """Retrieval messen: Recall@1/5/10, nDCG@10, MRR, Latenz für BM25-Baseline, sparse, dense, hybrid."""
     from evals.bench.retrieval import BenchmarkDataError, print_report, run_retrieval_benchmark
+    from evals.progress import tracker
 
     settings = settings_or_exit()
     laws_path = laws or data.parent.parent / "de_gesetze" / "kb_paragraphs.jsonl"
     try:
-        report = run_retrieval_benchmark(settings, data, laws_path, quiet=as_json)
+        with tracker() as progress:
+            report = run_retrieval_benchmark(settings, data, laws_path, progress)
     except BenchmarkDataError as exc:
         fail(escape(str(exc)))
     if as_json:
@@ -99,15 +101,23 @@ def bench_retrieval(
 
 @bench_app.command("answer")
 def bench_answer(
-    laws: Annotated[Path | None, typer.Option("--laws", help="kb_paragraphs.jsonl der Bundesgesetze.")] = Path(
-        "../shared/data/de_gesetze/kb_paragraphs.jsonl"
-    ),
+    laws: Annotated[
+        Path | None,
+        typer.Option("--laws", help="Auch die Bundesgesetze-KB messen (kb_paragraphs.jsonl; dauert Minuten)."),
+    ] = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Höchstens so viele Fragen je KB.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
 ) -> None:
-    """Answer-Graph messen (sofort antwortendes Skript-LLM): Latenz, LLM-Aufrufe je Frage, Overhead."""
-    from evals.bench.answer import print_report, run_answer_benchmark
+    """Answer-Graph messen (sofort antwortendes Skript-LLM): Latenz, LLM-Aufrufe je Frage, Overhead.
 
-    report = run_answer_benchmark(laws)
+    Ohne --laws nur die Demo-KB (unter einer Minute)."""
+    from evals.bench.answer import print_report, run_answer_benchmark
+    from evals.progress import tracker
+
+    if laws is not None and not laws.is_file():
+        fail(escape(f"{laws}: Datei nicht gefunden"), code=2)
+    with tracker() as progress:
+        report = run_answer_benchmark(laws, limit, progress)
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False))
     else:

@@ -11,33 +11,18 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import Progress, TaskID
 
 from evals.suite import Counter
+from graphs.cli.runtime import progress_bar
 
 T = TypeVar("T")
 
 
 @contextmanager
 def progress_display(console: Console | None = None) -> Iterator[Progress]:
-    """done/total, elapsed time and the estimate of what remains, on stderr unless a console is given."""
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("noch"),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console or Console(stderr=True), transient=True) as progress:
+    """The CLI's progress display, on stderr unless a console is given."""
+    with progress_bar(console or Console(stderr=True)) as progress:
         yield progress
 
 

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress
 from rich.table import Table
 
-from graphs.cli.runtime import console, database_or_exit, fail, settings_or_exit
+from graphs.cli.runtime import console, database_or_exit, fail, progress_bar, settings_or_exit
 from graphs.settings import Settings
 
 if TYPE_CHECKING:
@@ -40,8 +40,7 @@ class _BarProgress:
 
 @contextmanager
 def _progress_bar(label: str) -> Iterator[_BarProgress]:
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True) as progress:
+    with progress_bar(console) as progress:
         yield _BarProgress(progress, label)
 
 

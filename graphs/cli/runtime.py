@@ -10,6 +10,14 @@ from typing import TYPE_CHECKING, NoReturn
 
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from graphs.settings import Settings, SettingsError, load_settings
 
@@ -18,6 +26,19 @@ if TYPE_CHECKING:
 
 console = Console()
 errors = Console(stderr=True)
+
+
+def progress_bar(console: Console) -> Progress:
+    """The one progress display of the CLI: done/total, elapsed time and the estimate of what remains."""
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("noch"),
+        TimeRemainingColumn(),
+    )
+    return Progress(*columns, console=console, transient=True)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

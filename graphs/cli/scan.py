@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from graphs.cli.runtime import console, database_or_exit, errors, fail, settings_or_exit
+from graphs.cli.runtime import console, database_or_exit, errors, fail, progress_bar, settings_or_exit
 from graphs.settings import Settings
 from nodes.scan.context import CONFIDENCE_THRESHOLD
 from stores.ingest.documents import DEFAULT_MAX_PAGES
@@ -114,10 +113,9 @@ def _run_graph(services: ScanResources, scan_input: ScanInput, context: ScanCont
     graph = build_scan_graph(services).compile(checkpointer=InMemorySaver(), name="scan")
     config: RunnableConfig = {"configurable": {"thread_id": scan_input["scan_id"]}}
     command: ScanInput | Command[Any] = scan_input
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     while True:
         pending: list[Any] = []
-        with Progress(*columns, console=errors, transient=True) as progress:
+        with progress_bar(errors) as progress:
             task = progress.add_task("Dokument vorbereiten", total=None)
             for update in graph.stream(command, config, context=context, stream_mode="updates"):
                 for node, values in update.items():
