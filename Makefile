@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export LANGGRAPH_CLI_NO_ANALYTICS := 1
 export LANGGRAPH_NO_VERSION_CHECK := true
 
-.PHONY: serve test lint eval venv check clean
+.PHONY: serve test lint eval venv check clean snapshots
 
 # pip prints each package it collects and a bar with the time left for each download: a first install takes
 # 1–3 minutes and should not look like a hang.
@@ -40,6 +40,10 @@ test: $(STAMP) lint
 ## Every offline eval suite at full size (reads ../shared/data); reports under evals/results/.
 eval: $(STAMP)
 	$(BIN)/belegt eval all
+
+## Rewrite the graph topology snapshots (tests/graph/topology/*.json) after an intended graph change.
+snapshots: $(STAMP)
+	$(BIN)/python -m tests.graph.topology
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
