@@ -53,9 +53,12 @@ def ask(
         fail(f"LLM-Anbieter nicht nutzbar: {exc}")
     finally:
         resources.close()
+    invalid = output.get("bucket") == "invalid_input"  # empty or overlong question, unknown bot, no KB
     if as_json:
         console.print_json(json.dumps(output, default=_plain, ensure_ascii=False))
-        return
+        raise typer.Exit(2 if invalid else 0)
+    if invalid:
+        fail(escape(output["answer"]), code=2)
     from rich.markdown import Markdown
 
     title = f"{output.get('bucket')} · Konfidenz {output.get('confidence', 0):.2f} · {output.get('model', '')}"

@@ -43,13 +43,14 @@ def import_dna(file: Annotated[Path, typer.Argument(help="DNA als YAML- oder JSO
         fail(str(exc))
     resources = AppResources(settings_or_exit())
     try:
-        info = resources.brands.save(dna, source_name=file.name)
+        info, created = resources.brands.save(dna, source_name=file.name)
     except DnaVersionRejected as exc:
         fail(str(exc))
     finally:
         resources.close()
     kind = f", Änderung: {info.change_kind}" if info.change_kind else ""
-    console.print(f"DNA [bold]{info.brand_id} {info.dna_version}[/] gespeichert{kind}.")
+    done = "gespeichert" if created else "war schon mit gleichem Inhalt gespeichert; unverändert"
+    console.print(f"DNA [bold]{info.brand_id} {info.dna_version}[/] {done}{kind}.")
     _print_maturity(assess_dna_maturity(dna))
 
 

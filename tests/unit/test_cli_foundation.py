@@ -54,18 +54,32 @@ def test_bots_errors_are_german_and_fail() -> None:
 
 def test_check_reports_each_building_block(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BELEGT_EMBEDDER", "none")
-    result = runner.invoke(app, ["check", "--strict"])
+    result = runner.invoke(app, ["check"])
     assert result.exit_code == 0, result.output
     for block in ("LLM", "Embedder", "Qdrant", "Datenbank", "extractive", "var/qdrant", "sqlite:///var/belegt.db"):
         assert block in result.output
 
 
-def test_check_strict_fails_when_a_service_is_down(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_fails_when_a_configured_service_is_down(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BELEGT_EMBEDDER", "none")
     monkeypatch.setenv("OLLAMA_BASE_URL", "http://127.0.0.1:9")
-    result = runner.invoke(app, ["check", "--strict"])
+    result = runner.invoke(app, ["check"])
     assert result.exit_code == 1
     assert "ProviderUnavailable" in result.output
+
+
+def test_check_fails_when_the_database_is_unusable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BELEGT_EMBEDDER", "none")
+    monkeypatch.setenv("BELEGT_DATABASE_URL", "postgresql://nobody@127.0.0.1:9/none")
+    result = runner.invoke(app, ["check"], terminal_width=200)
+    assert result.exit_code == 1
+    assert "✘" in result.output
+
+
+def test_check_strict_also_wants_an_llm(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BELEGT_EMBEDDER", "none")
+    result = runner.invoke(app, ["check", "--strict"])
+    assert result.exit_code == 1 and "Kein LLM" in result.output
 
 
 # One invalid value per validated setting; the fields that take any text are listed apart.
