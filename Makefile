@@ -31,7 +31,9 @@ serve: $(STAMP)
 	$(BIN)/belegt ingest demo/kb --kb demo
 	$(BIN)/belegt bots create hr-demo --kb demo --name "HR-Demo" --exist-ok
 	$(BIN)/belegt ask "Wie viele Urlaubstage habe ich in Vollzeit?" --bot hr-demo
-	$(BIN)/langgraph dev --host 127.0.0.1 --port $(PORT) --no-browser
+	@# --no-reload: the reloader watches the whole checkout, where the dev server flushes .langgraph_api/ every
+	@# 10 s and belegt writes var/ ("3 changes detected" forever); langgraph dev cannot exclude folders.
+	$(BIN)/langgraph dev --host 127.0.0.1 --port $(PORT) --no-browser --no-reload
 
 ## The full default test suite, lint and types included.
 test: $(STAMP) lint
