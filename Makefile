@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export LANGGRAPH_CLI_NO_ANALYTICS := 1
 export LANGGRAPH_NO_VERSION_CHECK := true
 
-.PHONY: serve test lint eval venv check clean snapshots
+.PHONY: serve test lint eval venv check clean regenerate
 
 # pip prints each package it collects and a bar with the time left for each download: a first install takes
 # 1–3 minutes and should not look like a hang.
@@ -43,9 +43,10 @@ test: $(STAMP) lint
 eval: $(STAMP)
 	$(BIN)/belegt eval all
 
-## Rewrite the graph topology snapshots (tests/graph/topology/*.json) after an intended graph change.
-snapshots: $(STAMP)
+## After an intended change to a graph or a command: rewrite the topology snapshots and the README command table.
+regenerate: $(STAMP)
 	$(BIN)/python -m tests.graph.topology
+	$(BIN)/python -m evals.cli_reference
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -34,7 +34,10 @@ bench_app = typer.Typer(help="Benchmarks, die Kennzahlen ausgeben (mit --json ma
 @eval_app.command("eval")
 def run_evals(
     suite: Annotated[
-        str, typer.Argument(help="retrieval, refusal, grounding, invariants, critic, scorecard, scan oder all.")
+        str,
+        typer.Argument(
+            metavar="SUITE", help="retrieval, refusal, grounding, invariants, critic, scorecard, scan oder all."
+        ),
     ],
     data_dir: Annotated[
         Path | None, typer.Option("--data-dir", help="Ordner der Eval-Daten; Vorgabe ../shared/data neben dem Repo.")

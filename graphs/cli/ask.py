@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def ask(
-    question: Annotated[str, typer.Argument(help="Die Frage.")],
+    question: Annotated[str, typer.Argument(metavar="QUESTION", help="Die Frage.")],
     bot: Annotated[str | None, typer.Option("--bot", help="Bot-ID (liefert KB und Stufe).")] = None,
     kb: Annotated[str | None, typer.Option("--kb", help="Wissensbasis direkt wählen.")] = None,
     strictness: Annotated[int | None, typer.Option(min=1, max=5, help="Stufe 1–5 für diesen Lauf.")] = None,

@@ -25,7 +25,7 @@ def _store() -> BotStore:
 
 @app.command("create")
 def create(
-    bot_id: Annotated[str, typer.Argument(help="Stabile Bot-ID, z. B. 'hr-bot'.")],
+    bot_id: Annotated[str, typer.Argument(metavar="BOT_ID", help="Stabile Bot-ID, z. B. 'hr-bot'.")],
     kb: Annotated[str, typer.Option("--kb", help="Wissensbasis, aus der der Bot antwortet.")],
     name: Annotated[str | None, typer.Option(help="Anzeigename; Standard: die ID.")] = None,
     strictness: Level = 3,
@@ -69,8 +69,8 @@ def list_bots() -> None:
 
 @app.command("set-strictness")
 def set_strictness(
-    bot_id: Annotated[str, typer.Argument(help="ID des Bots.")],
-    level: Annotated[int, typer.Argument(min=1, max=5, help="Neue Stufe 1–5.")],
+    bot_id: Annotated[str, typer.Argument(metavar="BOT_ID", help="ID des Bots.")],
+    level: Annotated[int, typer.Argument(min=1, max=5, metavar="LEVEL", help="Neue Stufe 1–5.")],
 ) -> None:
     """Die Strictness-Stufe eines Bots ändern."""
     from nodes.shared.strictness import get_strictness_config

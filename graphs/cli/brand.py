@@ -30,7 +30,7 @@ BLOCK_NAMES = {
 
 
 @app.command("import")
-def import_dna(file: Annotated[Path, typer.Argument(help="DNA als YAML- oder JSON-Datei.")]) -> None:
+def import_dna(file: Annotated[Path, typer.Argument(metavar="FILE", help="DNA als YAML- oder JSON-Datei.")]) -> None:
     """Eine DNA-Version prüfen und speichern; zeigt danach ihren Reifegrad."""
     from graphs.resources import AppResources
     from nodes.scorecard.maturity import assess_dna_maturity
@@ -81,7 +81,7 @@ def list_brands(
 
 @app.command("show")
 def show_brand(
-    brand_id: Annotated[str, typer.Argument(help="Marke.")],
+    brand_id: Annotated[str, typer.Argument(metavar="BRAND", help="Marke.")],
     dna_version: Annotated[str | None, typer.Option(help="DNA-Version; Standard: die neueste.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="DNA, Versionen und Reifegrad als JSON.")] = False,
 ) -> None:
@@ -138,7 +138,7 @@ def _print_maturity(maturity: DnaMaturity) -> None:
 
 
 def scorecard(
-    source: Annotated[str, typer.Argument(help="Datei (.txt/.md) oder der Text selbst.")],
+    source: Annotated[str, typer.Argument(metavar="TEXT_OR_FILE", help="Datei (.txt/.md) oder der Text selbst.")],
     brand: Annotated[str, typer.Option("--brand", help="Marke, deren DNA gilt.")],
     dna_version: Annotated[str | None, typer.Option(help="DNA-Version; Standard: die neueste.")] = None,
     dna_version_ref: Annotated[

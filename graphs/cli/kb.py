@@ -67,7 +67,9 @@ def _knowledge_base(settings: Settings) -> Iterator[KnowledgeBase]:
 
 
 def ingest(
-    path: Annotated[Path, typer.Argument(help="JSONL-Datei oder Ordner mit Markdown-Dateien (Front Matter).")],
+    path: Annotated[
+        Path, typer.Argument(metavar="PATH", help="JSONL-Datei oder Ordner mit Markdown-Dateien (Front Matter).")
+    ],
     kb: KbOption,
     prune: Annotated[bool, typer.Option("--prune", help="Einträge entfernen, die in der Eingabe fehlen.")] = False,
     id_pattern: Annotated[
@@ -115,7 +117,7 @@ def _print_summary(summary: IngestSummary) -> None:
 
 
 @app.command("reindex")
-def reindex(kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")]) -> None:
+def reindex(kb_id: Annotated[str, typer.Argument(metavar="KB_ID", help="ID der Wissensbasis.")]) -> None:
     """Den Index einer KB aus den gespeicherten Einträgen neu aufbauen (z. B. nach Embedder-Wechsel)."""
     from stores.ingest.kb import reindex_kb
     from stores.kb.layout import InvalidKBId
@@ -132,8 +134,8 @@ def reindex(kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")]) 
 
 @app.command("search")
 def search(
-    kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")],
-    queries: Annotated[list[str], typer.Argument(help="Eine oder mehrere Suchanfragen.")],
+    kb_id: Annotated[str, typer.Argument(metavar="KB_ID", help="ID der Wissensbasis.")],
+    queries: Annotated[list[str], typer.Argument(metavar="QUERY", help="Eine oder mehrere Suchanfragen.")],
     limit: Annotated[int, typer.Option(min=1, max=100, help="Höchstens so viele Treffer.")] = 5,
 ) -> None:
     """Eine KB durchsuchen und die Treffer mit kalibriertem Score zeigen."""
@@ -155,7 +157,7 @@ def search(
 
 
 @app.command("conflicts")
-def conflicts(kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")]) -> None:
+def conflicts(kb_id: Annotated[str, typer.Argument(metavar="KB_ID", help="ID der Wissensbasis.")]) -> None:
     """Die in einer KB erklärten Quellenkonflikte zeigen."""
     from stores.kb.layout import InvalidKBId
 

@@ -48,7 +48,7 @@ def _resources(settings: Settings) -> Iterator[AppResources]:
 
 @catalog_app.command("import")
 def import_command(
-    file: Annotated[Path, typer.Argument(help="Katalog als .jsonl, .yaml oder .yml.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Katalog als .jsonl, .yaml oder .yml.")],
     name: Annotated[
         str | None, typer.Option(help="Name der Version; Standard: 'name' in der Datei oder Dateiname.")
     ] = None,
@@ -165,7 +165,7 @@ def _write_reports(report: ScanReport, folder: Path) -> list[Path]:
 
 @app.command("scan")
 def scan(
-    file: Annotated[Path, typer.Argument(help="Zu prüfendes Dokument: .pdf, .md oder .txt.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Zu prüfendes Dokument: .pdf, .md oder .txt.")],
     catalog_version: Annotated[
         int | None, typer.Option("--catalog-version", help="Katalogversion; Standard: die neueste.")
     ] = None,
