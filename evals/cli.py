@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -18,6 +19,9 @@ from rich.markup import escape
 from graphs.cli import app as graphs_app
 from graphs.cli.runtime import console, fail, settings_or_exit
 from graphs.settings import SettingsError, load_settings
+
+if TYPE_CHECKING:
+    from evals.suite import Tracker
 
 app = typer.Typer(
     name="belegt",
@@ -74,6 +78,26 @@ def run_evals(
     raise typer.Exit(exit_code(outcomes))
 
 
+def _measure(
+    run: Callable[[Tracker], dict[str, Any]],
+    print_report: Callable[[dict[str, Any], Console], None],
+    as_json: bool,
+    failures: tuple[type[Exception], ...] = (),
+) -> None:
+    """Run a benchmark with progress bars on stderr, then print its report as tables or as one JSON object."""
+    from evals.progress import tracker
+
+    try:
+        with tracker() as progress:
+            report = run(progress)
+    except failures as exc:
+        fail(escape(str(exc)))
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False))
+    else:
+        print_report(report, console)
+
+
 @bench_app.command("retrieval")
 def bench_retrieval(
     data: Annotated[Path, typer.Option("--data", help="XQuAD-de 'derived'-Ordner (corpus/queries/qrels).")] = Path(
@@ -87,19 +111,15 @@ def bench_retrieval(
 ) -> None:
     """Retrieval messen: Recall@1/5/10, nDCG@10, MRR, Latenz für BM25-Baseline, sparse, dense, hybrid."""
     from evals.bench.retrieval import BenchmarkDataError, print_report, run_retrieval_benchmark
-    from evals.progress import tracker
 
     settings = settings_or_exit()
     laws_path = laws or data.parent.parent / "de_gesetze" / "kb_paragraphs.jsonl"
-    try:
-        with tracker() as progress:
-            report = run_retrieval_benchmark(settings, data, laws_path, progress)
-    except BenchmarkDataError as exc:
-        fail(escape(str(exc)))
-    if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False))
-    else:
-        print_report(report, console)
+    _measure(
+        lambda progress: run_retrieval_benchmark(settings, data, laws_path, progress),
+        print_report,
+        as_json,
+        failures=(BenchmarkDataError,),
+    )
 
 
 @bench_app.command("answer")
@@ -115,16 +135,10 @@ def bench_answer(
 
     Ohne --laws nur die Demo-KB (unter einer Minute)."""
     from evals.bench.answer import print_report, run_answer_benchmark
-    from evals.progress import tracker
 
     if laws is not None and not laws.is_file():
         fail(escape(f"{laws}: Datei nicht gefunden"), code=2)
-    with tracker() as progress:
-        report = run_answer_benchmark(laws, limit, progress)
-    if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False))
-    else:
-        print_report(report, console)
+    _measure(lambda progress: run_answer_benchmark(laws, limit, progress), print_report, as_json)
 
 
 @bench_app.command("cli")
@@ -134,17 +148,8 @@ def bench_cli(
 ) -> None:
     """Startzeit der Kommandozeile messen: belegt --help, belegt check, belegt ask --help (je eigener Prozess)."""
     from evals.bench.cli_start import print_report, run_cli_benchmark
-    from evals.progress import tracker
 
-    try:
-        with tracker() as progress:
-            report = run_cli_benchmark(runs, progress)
-    except RuntimeError as exc:
-        fail(escape(str(exc)))
-    if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False))
-    else:
-        print_report(report, console)
+    _measure(lambda progress: run_cli_benchmark(runs, progress), print_report, as_json, failures=(RuntimeError,))
 
 
 @bench_app.command("critic")
@@ -156,14 +161,8 @@ def bench_critic(
 ) -> None:
     """Kritik-Latenz gegen einen lokalen Ollama-Testserver mit fester Antwortzeit: parallel gegen nacheinander."""
     from evals.bench.critic import print_report, run_critic_benchmark
-    from evals.progress import tracker
 
-    with tracker() as progress:
-        report = run_critic_benchmark(claims, delay, runs, progress)
-    if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False))
-    else:
-        print_report(report, console)
+    _measure(lambda progress: run_critic_benchmark(claims, delay, runs, progress), print_report, as_json)
 
 
 app.command("eval")(run_evals)
