@@ -40,7 +40,8 @@ def run_evals(
     suite: Annotated[
         str,
         typer.Argument(
-            metavar="SUITE", help="retrieval, refusal, grounding, invariants, critic, scorecard, scan oder all."
+            metavar="SUITE",
+            help="retrieval, refusal, grounding, invariants, critic, scorecard, scan, law_answers, demo_answers, all.",
         ),
     ],
     data_dir: Annotated[
@@ -55,6 +56,9 @@ def run_evals(
     limit: Annotated[
         int | None, typer.Option("--limit", help="Höchstens so viele Beispiele je Suite (invariants: Modellausgaben).")
     ] = None,
+    split: Annotated[
+        str, typer.Option("--split", help="Fragensätze: dev (zum Abstimmen) oder report (für Berichte).")
+    ] = "report",
     out: Annotated[Path | None, typer.Option("--out", help="Ergebnisordner; Vorgabe evals/results.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Ergebnisse als JSON auf stdout ausgeben.")] = False,
 ) -> None:
@@ -66,7 +70,9 @@ def run_evals(
 
     try:
         suites = select_suites(suite)
-        settings = build_settings(provider=provider, data_dir=data_dir, out=out, strictness=strictness, limit=limit)
+        settings = build_settings(
+            provider=provider, data_dir=data_dir, out=out, strictness=strictness, limit=limit, split=split
+        )
     except (ValueError, SettingsError, ProviderError) as exc:  # UnknownSuite is a ValueError
         fail(escape(str(exc)), code=2)
     try:

