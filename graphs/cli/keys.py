@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
 from graphs.cli.runtime import console, database_or_exit, fail, settings_or_exit
-from stores.sql.api_keys import ROLES, ApiKeyNotFound, ApiKeyStore, Role, UnknownBotForKey
+
+if TYPE_CHECKING:
+    from stores.sql.api_keys import ApiKeyStore
 
 app = typer.Typer(help="API-Schlüssel für den Server anlegen, auflisten und widerrufen.", no_args_is_help=True)
 
 
 def _store() -> ApiKeyStore:
+    from stores.sql.api_keys import ApiKeyStore
+
     return ApiKeyStore(database_or_exit(settings_or_exit()))
 
 
@@ -24,6 +28,8 @@ def create(
     label: Annotated[str | None, typer.Option("--label", help="Wofür der Schlüssel ist, z. B. 'Intranet'.")] = None,
 ) -> None:
     """Einen Schlüssel anlegen; er wird nur dieses eine Mal angezeigt."""
+    from stores.sql.api_keys import ROLES, Role, UnknownBotForKey
+
     if role not in ROLES:
         fail(f"Unbekannte Rolle '{role}': erlaubt sind {', '.join(ROLES)}.", code=2)
     checked: Role = role  # narrowed to the literal by the membership test above
@@ -48,8 +54,14 @@ def list_keys() -> None:
 
 
 @app.command("revoke")
-def revoke(key_id: Annotated[str, typer.Argument(help="ID des Schlüssels (Spalte ID in `belegt keys list`).")]) -> None:
+def revoke(
+    key_id: Annotated[
+        str, typer.Argument(metavar="KEY_ID", help="ID des Schlüssels (Spalte ID in `belegt keys list`).")
+    ],
+) -> None:
     """Einen Schlüssel widerrufen; ein laufender Server lehnt ihn nach höchstens 5 s ab."""
+    from stores.sql.api_keys import ApiKeyNotFound
+
     try:
         key = _store().revoke(key_id)
     except ApiKeyNotFound as exc:

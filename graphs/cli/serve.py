@@ -8,8 +8,6 @@ from typing import Annotated
 import typer
 
 from graphs.cli.runtime import fail, settings_or_exit
-from graphs.server.launch import LaunchError
-from graphs.server.launch import serve as launch
 
 
 def serve(
@@ -21,6 +19,9 @@ def serve(
     ),
 ) -> None:
     """Die Graphen als API bereitstellen (Adresse: BELEGT_SERVER_HOST / BELEGT_SERVER_PORT)."""
+    from graphs.server.launch import LaunchError
+    from graphs.server.launch import serve as launch
+
     if not config.is_file():
         fail(f"{config} nicht gefunden: im Repository-Ordner starten oder --config angeben.", code=2)
     try:

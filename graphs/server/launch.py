@@ -67,7 +67,7 @@ def server_environment(settings: Settings, config: dict[str, Any], runtime: Runt
         "N_JOBS_PER_WORKER": str(settings.server_jobs),
         "LANGGRAPH_ALLOW_BLOCKING": "true",  # sync nodes and stores run in worker threads by design
         "LANGGRAPH_UI_BUNDLER": "false",
-        "CORS_ALLOW_ORIGINS": ",".join(settings.server_cors_origins),
+        "CORS_ALLOW_ORIGINS": ",".join(o.strip() for o in settings.server_cors_origins.split(",") if o.strip()),
         "ALLOW_PRIVATE_NETWORK": "false",
         "HTTP_MAX_REQUEST_BODY_BYTES": str(settings.server_max_body_bytes),
         "LANGGRAPH_CLI_NO_ANALYTICS": "1",

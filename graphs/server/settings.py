@@ -7,7 +7,7 @@ from pydantic_settings import BaseSettings
 
 from stores.settings import SETTINGS_CONFIG
 
-LOCAL_STUDIO_ORIGINS = ("https://smith.langchain.com",)
+LOCAL_STUDIO_ORIGIN = "https://smith.langchain.com"
 
 
 class ServerSettings(BaseSettings):
@@ -25,8 +25,8 @@ class ServerSettings(BaseSettings):
         30.0, ge=1.0, description="Run heartbeat; a run cut off by a crash is taken up again after about 2-4x this."
     )
     redis_url: str = Field("redis://127.0.0.1:6379/0", description="Redis of the production runtime.")
-    server_cors_origins: tuple[str, ...] = Field(
-        LOCAL_STUDIO_ORIGINS, description="Browser origins allowed to call the API (comma list in JSON)."
+    server_cors_origins: str = Field(
+        LOCAL_STUDIO_ORIGIN, description="Browser origins allowed to call the API, separated by commas."
     )
     server_max_body_bytes: int = Field(256 * 1024, ge=1024, description="Larger request bodies get HTTP 413.")
     server_max_question_chars: int = Field(2000, ge=10, description="Longer questions get HTTP 422.")
