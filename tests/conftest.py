@@ -47,8 +47,8 @@ def postgres_server() -> str:
 
 
 @pytest.fixture
-def postgres_url(postgres_server: str) -> Iterator[str]:
-    """A fresh schema per test, selected through the connection's search_path."""
+def empty_postgres_url(postgres_server: str) -> Iterator[str]:
+    """A fresh, empty schema per test (connecting as its owner), selected through the connection's search_path."""
     schema = f"t_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(postgres_server, autocommit=True) as connection:
         connection.execute(f'CREATE SCHEMA "{schema}"')
@@ -68,7 +68,7 @@ def sqlite_url(tmp_path: Path) -> str:
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest) -> str:
     """Run a contract test once per supported database."""
-    fixture = "sqlite_url" if request.param == "sqlite" else "postgres_url"
+    fixture = "sqlite_url" if request.param == "sqlite" else "empty_postgres_url"
     url: str = request.getfixturevalue(fixture)
     return url
 
