@@ -34,6 +34,7 @@ from nodes.scan.store import store_findings
 from nodes.shared.llm import is_transient
 from nodes.shared.strictness import get_strictness_config
 from stores.scan.clause_index import ClauseIndex
+from stores.scan.trail import AuditTrail
 from stores.sql.engine import Database
 
 LLM_RETRY = RetryPolicy(max_attempts=3, initial_interval=1.0, retry_on=is_transient)
@@ -48,6 +49,10 @@ class ResourceScanServices:
     @property
     def database(self) -> Database:
         return self._resources().database
+
+    @cached_property
+    def audit_trail(self) -> AuditTrail:
+        return AuditTrail.from_settings(self._resources().settings)
 
     @cached_property
     def clauses(self) -> ClauseIndex:

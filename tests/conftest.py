@@ -61,6 +61,27 @@ def empty_postgres_url(postgres_server: str) -> Iterator[str]:
 
 
 @pytest.fixture
+def postgres_url(empty_postgres_url: str, postgres_server: str) -> Iterator[str]:
+    """A migrated schema reached as an application role that owns nothing (unique name, dropped afterwards)."""
+    database = open_database(empty_postgres_url)
+    database.dispose()
+    role = f"belegt_app_{uuid.uuid4().hex[:12]}"
+    options = make_url(empty_postgres_url).query["options"]
+    assert isinstance(options, str)
+    schema = options.removeprefix("-csearch_path=")
+    with psycopg.connect(postgres_server, autocommit=True) as connection:
+        connection.execute(f'CREATE ROLE "{role}" LOGIN')
+        connection.execute(f'SET search_path = "{schema}"')
+        connection.execute("SELECT grant_application_role(%s)", (role,))
+    try:
+        yield make_url(empty_postgres_url).set(username=role).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(postgres_server, autocommit=True) as connection:
+            connection.execute(f'DROP OWNED BY "{role}"')
+            connection.execute(f'DROP ROLE "{role}"')
+
+
+@pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'belegt.db'}"
 
@@ -68,7 +89,7 @@ def sqlite_url(tmp_path: Path) -> str:
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest) -> str:
     """Run a contract test once per supported database."""
-    fixture = "sqlite_url" if request.param == "sqlite" else "empty_postgres_url"
+    fixture = "sqlite_url" if request.param == "sqlite" else "postgres_url"
     url: str = request.getfixturevalue(fixture)
     return url
 

@@ -22,9 +22,12 @@ from stores.ingest.documents import read_document
 from stores.scan.catalog import CatalogStore, CatalogVersion, RequirementDraft
 from stores.scan.clause_index import ClauseIndex
 from stores.scan.documents import DocumentDraft, DocumentStore, PageText, StoredDocument
+from stores.scan.trail import AuditTrail
 from stores.settings import StoreSettings
 from stores.sql.engine import Database
 
+AUDIT_KEY = b"belegt-test-audit-key-0123456789abcdef"
+TRAIL = AuditTrail(key=AUDIT_KEY)
 PAGE_ONE = "Leistungsdaten\nSensitivität 96,4 %\n(n = 250 Proben)   im Vergleich zur PCR."
 PAGE_THREE = "Unser Test ist 100 % sicher und ersetzt jede ärztliche Diagnose."
 
@@ -206,7 +209,11 @@ def scan_graph(
 ) -> Any:
     """The scan graph on the env's stores and the given scripted models, compiled with an InMemorySaver."""
     services = StaticScanServices(
-        database=env.database, clauses=env.clauses, finding_model=finding_model, critic_model=critic_model
+        database=env.database,
+        clauses=env.clauses,
+        finding_model=finding_model,
+        critic_model=critic_model,
+        audit_trail=TRAIL,
     )
     return build_scan_graph(services).compile(checkpointer=checkpointer or InMemorySaver())
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,6 +33,7 @@ from stores.ingest.documents import DEFAULT_MAX_PAGES, DocumentError, read_docum
 from stores.scan.catalog import CatalogStore, CatalogVersion, CatalogVersionNotFound, NoCatalog
 from stores.scan.documents import DocumentStore
 from stores.scan.findings import FindingRejected, FindingStore
+from stores.scan.trail import AuditTrail
 from stores.sql.engine import Database
 from stores.vector.embedders import EmbedderUnavailable
 
@@ -173,9 +175,15 @@ def scan(
         int, typer.Option(min=1, envvar="BELEGT_SCAN_MAX_PAGES", help="Längstes zulässiges Dokument in Seiten.")
     ] = DEFAULT_MAX_PAGES,
     review: Annotated[bool, typer.Option("--review", help="Unsichere Befunde gleich hier entscheiden.")] = False,
+    reviewer: Annotated[
+        str | None,
+        typer.Option("--reviewer", envvar="BELEGT_REVIEWER", help="Wer prüft (mit --review); Standard: $USER."),
+    ] = None,
 ) -> None:
     """Ein Dokument gegen den Katalog prüfen: belegte Befunde, Kritik, Konfidenz-Routing, Audit-Hash."""
     settings = settings_or_exit()
+    if review and not (reviewer or os.environ.get("USER")):
+        fail("--review braucht --reviewer (wer prüft); es wurde nichts geprüft.", code=2)
     with _services(settings) as services:
         try:
             models = model_ids(services)  # creates both models: without an LLM nothing is opened or stored
@@ -196,7 +204,11 @@ def scan(
         )
         errors.print(f"Prüfe {file.name} gegen Katalogversion {version.id} mit {', '.join(models.values())}")
         try:
-            context = ScanContext(confidence_threshold=threshold, human_review=review)
+            context = ScanContext(
+                confidence_threshold=threshold,
+                human_review=review,
+                reviewer=(reviewer or os.environ.get("USER")) if review else None,
+            )
             report = _run_graph(services, scan_input, context)
         except FindingRejected as exc:
             fail(f"Scan nicht gespeichert: {exc}")
@@ -243,7 +255,7 @@ def verify(
         error = exc.errors()[0]
         where = ".".join(str(part) for part in error["loc"]) or "Datei"
         fail(f"{report_file.name}: kein gültiger belegt-Prüfbericht ({where}: {error['msg']})")
-    verdict = FindingStore(database_or_exit(settings)).verify(report.audit_record())
+    verdict = FindingStore(database_or_exit(settings)).verify(report.audit_record(), AuditTrail.from_settings(settings))
     differences = list(verdict.differences)
     if document is not None:
         digest = hashlib.sha256(document.read_bytes()).hexdigest()

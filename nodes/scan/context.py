@@ -17,6 +17,9 @@ class ScanContext(BaseModel):
     )
     chunk_chars: int = Field(1000, ge=300, le=8000, description="Longest chunk sent to the model, in characters.")
     human_review: bool = Field(False, description="Pause for a reviewer (interrupt) when the bucket is not empty.")
+    reviewer: str | None = Field(
+        None, max_length=200, description="Who decides in the review; stored with each finding they decide."
+    )
 
 
 def context_of(runtime: Runtime[ScanContext]) -> ScanContext:

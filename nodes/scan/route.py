@@ -81,11 +81,14 @@ def _decisions(answer: object, open_ids: set[str]) -> dict[str, ReviewVerdict]:
     return decisions
 
 
-def review_findings(state: ScanState) -> dict[str, Any]:
+def review_findings(state: ScanState, runtime: Runtime[ScanContext]) -> dict[str, Any]:
     """Pause for a reviewer (needs a checkpointer); resume with ``Command(resume={finding_id: verdict})``.
 
-    An answer that does not fit is not an error: the reviewer is asked again, with the problem named.
+    The reviewer's identity comes from the run context (``reviewer``; the server sets it from the
+    authenticated user) and is stored with every decided finding. An answer that does not fit is not an
+    error: the reviewer is asked again, with the problem named.
     """
+    reviewer = (context_of(runtime).reviewer or "").strip()
     routed = state.get("routed", [])
     open_items = [finding for finding in routed if finding.bucket == "human_review"]
     payload: dict[str, Any] = {
@@ -108,6 +111,8 @@ def review_findings(state: ScanState) -> dict[str, Any]:
     while True:
         try:
             decisions = _decisions(interrupt(payload), {finding.draft.finding_id for finding in open_items})
+            if decisions and not reviewer:
+                raise InvalidReview("Prüfer unbekannt: der Lauf braucht im Kontext 'reviewer' die Kennung des Prüfers")
             break
         except InvalidReview as exc:
             payload = payload | {"problem": str(exc)}
@@ -117,7 +122,8 @@ def review_findings(state: ScanState) -> dict[str, Any]:
         if verdict == "DISMISS":
             dismissed.append(finding)
         elif verdict is not None:
-            kept.append(finding.model_copy(update={"severity": verdict, "bucket": "report", "human_reviewed": True}))
+            reviewed = {"severity": verdict, "bucket": "report", "human_reviewed": True, "reviewed_by": reviewer}
+            kept.append(finding.model_copy(update=reviewed))
         else:
             kept.append(finding)
     return {"routed": kept, "dismissed": dismissed}

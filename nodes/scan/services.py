@@ -1,4 +1,4 @@
-"""What the scan nodes need from outside: the SQL database, the clause index and two chat models.
+"""What the scan nodes need from outside: the SQL database, the clause index, the audit trail, two chat models.
 
 Nodes depend on this protocol only; graphs bind the process-wide stores (or test doubles) to it.
 """
@@ -11,6 +11,7 @@ from typing import Protocol
 from langchain_core.language_models import BaseChatModel
 
 from stores.scan.clause_index import ClauseIndex
+from stores.scan.trail import AuditTrail
 from stores.sql.engine import Database
 
 SCAN_STRICTNESS_LEVEL = 1  # the most literal decoding: low temperature, fixed seed
@@ -35,6 +36,9 @@ class ScanServices(Protocol):
     def clauses(self) -> ClauseIndex: ...
 
     @property
+    def audit_trail(self) -> AuditTrail: ...
+
+    @property
     def provider(self) -> str: ...
 
     @property
@@ -54,6 +58,7 @@ class StaticScanServices:
     clauses: ClauseIndex
     finding_model: BaseChatModel
     critic_model: BaseChatModel
+    audit_trail: AuditTrail
     provider: str = "scripted"
 
 

@@ -129,6 +129,7 @@ class RoutedFinding(BaseModel):
     confidence: float
     critic_note: str
     human_reviewed: bool = False
+    reviewed_by: str | None = None
 
 
 class ReportedFinding(AuditedFinding):

@@ -53,10 +53,15 @@ def store_findings(state: ScanState, runtime: Runtime[ScanContext], *, services:
             bucket=finding.bucket,
             confidence=finding.confidence,
             human_reviewed=finding.human_reviewed,
+            reviewed_by=finding.reviewed_by,
         )
         for finding in report_order(state.get("routed", []))
     ]
     audit = FindingStore(services.database).save_scan(
-        header, document_id=state["document"].id, confidence_threshold=ctx.confidence_threshold, findings=records
+        header,
+        trail=services.audit_trail,
+        document_id=state["document"].id,
+        confidence_threshold=ctx.confidence_threshold,
+        findings=records,
     )
     return {"audit": audit}

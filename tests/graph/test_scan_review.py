@@ -19,6 +19,7 @@ from tests.scan_support import (
     DETECTION_LIMIT,
     DOCTOR,
     SENSITIVITY,
+    TRAIL,
     CriticVerdict,
     ScanEnv,
     critic,
@@ -45,7 +46,7 @@ def _count(database: Database, table: str) -> int:
 def test_reviewer_resolves_the_bucket_through_interrupt(env: ScanEnv) -> None:
     graph = scan_graph(env, reviewer(*ISSUES), critic(DOUBTFUL))
     config: RunnableConfig = {"configurable": {"thread_id": "review"}}
-    context = ScanContext(human_review=True)
+    context = ScanContext(human_review=True, reviewer="eva")
 
     paused = graph.invoke(scan_input(env), config, context=context)
     (pending,) = paused["__interrupt__"]
@@ -66,13 +67,13 @@ def test_reviewer_resolves_the_bucket_through_interrupt(env: ScanEnv) -> None:
         items["Mit CoviQuick sparen Sie sich den Arztbesuch."]["finding_id"]: "DISMISS",
     }
     report: ScanReport = graph.invoke(Command(resume=decisions), config, context=context)["report"]
-    assert [(f.exact_quote, f.human_reviewed) for f in report.findings["MINOR"]] == [
-        ("Die Nachweisgrenze ist sehr niedrig", True)
+    assert [(f.exact_quote, f.human_reviewed, f.reviewed_by) for f in report.findings["MINOR"]] == [
+        ("Die Nachweisgrenze ist sehr niedrig", True, "eva")
     ]
     assert [f.exact_quote for f in report.findings["MAJOR"]] == ["Sensitivität: 96,4 %"]
     assert report.human_review == [] and report.counts.dismissed_in_review == 1
     assert _count(env.database, "findings") == 2
-    assert FindingStore(env.database).verify(report.audit_record()).valid
+    assert FindingStore(env.database).verify(report.audit_record(), TRAIL).valid
 
 
 def test_without_review_the_bucket_is_reported_as_uncertain(env: ScanEnv) -> None:
@@ -111,7 +112,7 @@ def test_crashed_scan_stores_nothing_and_reruns_without_duplicates(env: ScanEnv)
         )["report"]
     counts = (_count(env.database, "documents"), _count(env.database, "scans"), _count(env.database, "findings"))
     assert counts == (1, 1, 3)
-    assert FindingStore(env.database).verify(report.audit_record()).valid
+    assert FindingStore(env.database).verify(report.audit_record(), TRAIL).valid
 
 
 def test_crashed_scan_resumes_from_its_checkpoint(env: ScanEnv) -> None:
@@ -124,3 +125,14 @@ def test_crashed_scan_resumes_from_its_checkpoint(env: ScanEnv) -> None:
     report = scan_graph(env, finding_model, critic(), checkpointer).invoke(None, config)["report"]
     assert len(finding_model.calls) == calls_before  # findings came from the checkpoint, not from new calls
     assert _count(env.database, "findings") == len(report.ordered_findings()) == 3
+
+
+def test_a_decision_without_a_known_reviewer_is_asked_again(env: ScanEnv) -> None:
+    graph = scan_graph(env, reviewer(*ISSUES), critic(DOUBTFUL))
+    config: RunnableConfig = {"configurable": {"thread_id": "anonymous"}}
+    context = ScanContext(human_review=True)
+    (pending,) = graph.invoke(scan_input(env), config, context=context)["__interrupt__"]
+    decision = {pending.value["findings"][0]["finding_id"]: "MINOR"}
+    asked_again = graph.invoke(Command(resume=decision), config, context=context)["__interrupt__"][0]
+    assert asked_again.value["problem"].startswith("Prüfer unbekannt")
+    assert _count(env.database, "findings") == 0

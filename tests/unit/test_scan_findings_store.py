@@ -11,7 +11,8 @@ from stores.scan.audit import AuditHeader, AuditRecord, audit_hash, chain_hashes
 from stores.scan.documents import DocumentNotFound, DocumentStore
 from stores.scan.findings import FindingRecord, FindingRejected, FindingStore, QuoteCandidate, ScanNotFound
 from stores.sql.engine import Database
-from tests.scan_support import document_draft, requirement_id, store_catalog, store_document
+from tests.db_support import owner_database
+from tests.scan_support import AUDIT_KEY, TRAIL, document_draft, requirement_id, store_catalog, store_document
 
 
 @pytest.fixture
@@ -68,7 +69,11 @@ def _records(world: dict[str, Any]) -> list[FindingRecord]:
 
 def _save(world: dict[str, Any], scan_id: str = "scan-1") -> AuditRecord:
     return FindingStore(world["db"]).save_scan(
-        _header(world, scan_id), document_id=world["document"].id, confidence_threshold=0.7, findings=_records(world)
+        _header(world, scan_id),
+        trail=TRAIL,
+        document_id=world["document"].id,
+        confidence_threshold=0.7,
+        findings=_records(world),
     )
 
 
@@ -102,9 +107,9 @@ def test_saved_scan_round_trips_with_chained_hashes(world: dict[str, Any]) -> No
     assert loaded == sealed
     assert [f.position for f in loaded.findings] == [1, 2]
     assert loaded.findings[1].exact_quote == "Unser Test ist 100 % sicher"  # stored in canonical whitespace
-    assert list(loaded.finding_hashes) == chain_hashes(loaded.header, loaded.findings)
-    assert loaded.audit_hash == audit_hash(loaded.header, loaded.findings) == loaded.finding_hashes[-1]
-    assert FindingStore(world["db"]).verify(sealed).valid
+    assert list(loaded.finding_hashes) == chain_hashes(loaded.header, loaded.findings, key=AUDIT_KEY)
+    assert loaded.audit_hash == audit_hash(loaded.header, loaded.findings, key=AUDIT_KEY) == loaded.finding_hashes[-1]
+    assert FindingStore(world["db"]).verify(sealed, TRAIL).valid
 
 
 def test_saving_the_same_scan_again_writes_nothing_twice(world: dict[str, Any]) -> None:
@@ -117,7 +122,7 @@ def test_one_forged_finding_rolls_back_the_whole_scan(world: dict[str, Any]) -> 
     records = _records(world) + [_records(world)[0].model_copy(update={"exact_quote": "Sensitivität 99,9 %"})]
     with pytest.raises(FindingRejected, match="Befund 3 abgelehnt: Zitat steht nicht wörtlich"):
         FindingStore(world["db"]).save_scan(
-            _header(world), document_id=world["document"].id, confidence_threshold=0.7, findings=records
+            _header(world), trail=TRAIL, document_id=world["document"].id, confidence_threshold=0.7, findings=records
         )
     with world["db"].transaction() as connection:
         assert connection.execute(text("SELECT count(*) FROM scans")).scalar_one() == 0
@@ -126,7 +131,7 @@ def test_one_forged_finding_rolls_back_the_whole_scan(world: dict[str, Any]) -> 
 
 def _tamper_quote(database: Database, new_quote: str) -> None:
     """An administrator with DDL rights edits a stored quote, switching the immutability trigger off first."""
-    with database.transaction() as connection:
+    with owner_database(database).transaction() as connection:
         if database.dialect == "postgresql":
             connection.execute(text("ALTER TABLE findings DISABLE TRIGGER trg_findings_immutable"))
         else:
@@ -137,7 +142,7 @@ def _tamper_quote(database: Database, new_quote: str) -> None:
 def test_flipping_one_character_of_a_stored_quote_breaks_verification(world: dict[str, Any]) -> None:
     sealed = _save(world)
     _tamper_quote(world["db"], "Sensitivität 96,4 %".replace("96", "69"))
-    verdict = FindingStore(world["db"]).verify(sealed)
+    verdict = FindingStore(world["db"]).verify(sealed, TRAIL)
     assert not verdict.valid
     assert "Datenbank: Befund an Stelle 1 passt nicht mehr zu seinem Hash (verändert)" in verdict.differences
     assert any(
@@ -150,7 +155,7 @@ def test_reordered_report_findings_break_verification(world: dict[str, Any]) -> 
     swapped = sealed.model_copy(
         update={"findings": sealed.findings[::-1], "finding_hashes": sealed.finding_hashes[::-1]}
     )
-    verdict = FindingStore(world["db"]).verify(swapped)
+    verdict = FindingStore(world["db"]).verify(swapped, TRAIL)
     assert not verdict.valid
     assert "Reihenfolge der Befunde weicht von der gespeicherten ab" in verdict.differences
     assert "Bericht: an Stelle 1 steht Befund Nr. 2 (Reihenfolge)" in verdict.differences
@@ -162,10 +167,10 @@ def test_changed_catalogue_version_breaks_verification(world: dict[str, Any]) ->
     forged = AuditRecord(
         header=header,
         findings=sealed.findings,
-        finding_hashes=tuple(chain_hashes(header, sealed.findings)),
-        audit_hash=audit_hash(header, sealed.findings),
+        finding_hashes=tuple(chain_hashes(header, sealed.findings, key=AUDIT_KEY)),
+        audit_hash=audit_hash(header, sealed.findings, key=AUDIT_KEY),
     )
-    verdict = FindingStore(world["db"]).verify(forged)
+    verdict = FindingStore(world["db"]).verify(forged, TRAIL)
     assert not verdict.valid
     assert any(d.startswith("Kopf, catalog_version_id:") for d in verdict.differences)
     assert any(d.startswith("Audit-Hash: Bericht") for d in verdict.differences)
@@ -173,7 +178,7 @@ def test_changed_catalogue_version_breaks_verification(world: dict[str, Any]) ->
 
 def test_unknown_scan_is_not_valid(world: dict[str, Any]) -> None:
     sealed = _save(world).model_copy(update={"header": _header(world, "scan-unbekannt")})
-    verdict = FindingStore(world["db"]).verify(sealed)
+    verdict = FindingStore(world["db"]).verify(sealed, TRAIL)
     assert (verdict.valid, verdict.differences) == (
         False,
         ("Scan 'scan-unbekannt' ist in der Datenbank nicht gespeichert.",),
