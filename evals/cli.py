@@ -7,6 +7,7 @@ two commands run eval and benchmark code; nothing under graphs imports evals.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -16,7 +17,7 @@ from rich.markup import escape
 
 from graphs.cli import app as graphs_app
 from graphs.cli.runtime import console, fail, settings_or_exit
-from graphs.settings import SettingsError
+from graphs.settings import SettingsError, load_settings
 from nodes.shared.llm import ProviderError
 
 app = typer.Typer(
@@ -115,3 +116,17 @@ def bench_answer(
 
 app.command("eval")(run_evals)
 app.add_typer(bench_app, name="bench")
+
+
+def main() -> None:
+    """The ``belegt`` entry point: the settings are checked before any command runs, ``--help`` included."""
+    try:
+        load_settings()
+    except SettingsError as exc:
+        sys.stderr.write(f"Fehler: {exc}\n")
+        raise SystemExit(2) from None
+    app()
+
+
+if __name__ == "__main__":
+    main()

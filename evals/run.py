@@ -10,6 +10,7 @@ whose data is missing is skipped with a message naming the missing paths.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
@@ -56,7 +57,13 @@ SUITES: dict[str, Suite] = {
         scan.SUITE,
     )
 }
-DEFAULT_DATA_DIR = REPO_ROOT.parent / "shared" / "data"
+
+
+def default_data_dir() -> Path:
+    """``../shared/data`` beside the repository; BELEGT_EVAL_DATA_DIR points a checkout elsewhere (a worktree)."""
+    return Path(os.environ.get("BELEGT_EVAL_DATA_DIR") or REPO_ROOT.parent / "shared" / "data")
+
+
 BAD_DATA = (BenchmarkDataError, DatasetError, KBInputError, DocumentError, ValidationError, OSError, KeyError)
 DEFAULT_OUT = REPO_ROOT / "evals" / "results"
 
@@ -262,7 +269,7 @@ def build_settings(
     return RunSettings(
         app=app,
         provider=cast(ProviderName, provider),
-        data_dir=data_dir if data_dir is not None else DEFAULT_DATA_DIR,
+        data_dir=data_dir if data_dir is not None else default_data_dir(),
         out=out if out is not None else DEFAULT_OUT,
         strictness=strictness,
         limit=limit,

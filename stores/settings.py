@@ -14,7 +14,7 @@ FusionName = Literal["weighted", "rrf"]
 
 def _http_url(value: str) -> str:
     if not value.startswith(("http://", "https://")):
-        raise ValueError("must be an http:// or https:// URL")
+        raise ValueError("muss eine http://- oder https://-URL sein")
     return value
 
 
@@ -102,7 +102,7 @@ class StoreSettings(ProviderEndpoints):
     @classmethod
     def _known_database(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("sqlite://", "postgresql://", "postgresql+psycopg://")):
-            raise ValueError("must start with sqlite:// or postgresql://")
+            raise ValueError("muss mit sqlite:// oder postgresql:// beginnen")
         return value
 
     @property

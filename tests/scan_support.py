@@ -208,12 +208,8 @@ def scan_graph(
     checkpointer: InMemorySaver | None = None,
 ) -> Any:
     """The scan graph on the env's stores and the given scripted models, compiled with an InMemorySaver."""
-    services = StaticScanServices(
-        database=env.database,
-        clauses=env.clauses,
-        finding_model=finding_model,
-        critic_model=critic_model,
-        audit_trail=TRAIL,
+    services = StaticScanServices.on_database(
+        env.database, env.clauses, finding_model=finding_model, critic_model=critic_model, audit_trail=TRAIL
     )
     return build_scan_graph(services).compile(checkpointer=checkpointer or InMemorySaver())
 

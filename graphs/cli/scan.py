@@ -19,8 +19,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from graphs.cli.runtime import console, database_or_exit, errors, fail, settings_or_exit
-from graphs.resources import AppResources
-from graphs.scan import ResourceScanServices, build_scan_graph
+from graphs.resources import AppResources, ScanResources
+from graphs.scan import build_scan_graph
 from graphs.settings import Settings
 from nodes.scan.context import CONFIDENCE_THRESHOLD, ScanContext
 from nodes.scan.models import model_ids
@@ -45,11 +45,11 @@ REVIEW_CHOICES = ("MAJOR", "MINOR", "HINT", "DISMISS", "OFFEN")
 
 
 @contextmanager
-def _services(settings: Settings) -> Iterator[ResourceScanServices]:
-    """Scan services on this command's resources, closed afterwards (Qdrant local mode locks its folder)."""
+def _resources(settings: Settings) -> Iterator[AppResources]:
+    """This command's resources, closed afterwards (Qdrant local mode locks its folder)."""
     resources = AppResources(settings)
     try:
-        yield ResourceScanServices(lambda: resources)
+        yield resources
     except EmbedderUnavailable as exc:
         fail(str(exc))
     finally:
@@ -67,8 +67,8 @@ def import_command(
     settings = settings_or_exit()
     database = database_or_exit(settings)
     try:
-        with _services(settings) as services:
-            version = import_catalog(file, catalogs=CatalogStore(database), clauses=services.clauses, name=name)
+        with _resources(settings) as resources:
+            version = import_catalog(file, catalogs=CatalogStore(database), clauses=resources.clauses, name=name)
     except CatalogFileError as exc:
         fail(str(exc))
     console.print(
@@ -105,7 +105,7 @@ def _catalog_version(database: Database, version_id: int | None) -> CatalogVersi
     return version
 
 
-def _run_graph(services: ResourceScanServices, scan_input: ScanInput, context: ScanContext) -> ScanReport:
+def _run_graph(services: ScanResources, scan_input: ScanInput, context: ScanContext) -> ScanReport:
     """Run the scan with a progress bar on stderr; on a review interrupt, ask about each uncertain finding."""
     graph = build_scan_graph(services).compile(checkpointer=InMemorySaver(), name="scan")
     config: RunnableConfig = {"configurable": {"thread_id": scan_input["scan_id"]}}
@@ -184,13 +184,14 @@ def scan(
     settings = settings_or_exit()
     if review and not (reviewer or os.environ.get("USER")):
         fail("--review braucht --reviewer (wer prüft); es wurde nichts geprüft.", code=2)
-    with _services(settings) as services:
+    with _resources(settings) as resources:
+        services = ScanResources(resources)
         try:
             models = model_ids(services)  # creates both models: without an LLM nothing is opened or stored
         except NoScanModel as exc:
             fail(str(exc), code=2)
         try:
-            database = services.database
+            database = resources.database
         except Exception as exc:  # any driver error becomes one readable line
             fail(f"Datenbank {settings.resolved_database_url} nicht nutzbar: {exc}")
         version = _catalog_version(database, catalog_version)
@@ -255,7 +256,8 @@ def verify(
         error = exc.errors()[0]
         where = ".".join(str(part) for part in error["loc"]) or "Datei"
         fail(f"{report_file.name}: kein gültiger belegt-Prüfbericht ({where}: {error['msg']})")
-    verdict = FindingStore(database_or_exit(settings)).verify(report.audit_record(), AuditTrail.from_settings(settings))
+    trail = AuditTrail.from_settings(settings)
+    verdict = FindingStore(database_or_exit(settings), trail=trail).verify(report.audit_record())
     differences = list(verdict.differences)
     if document is not None:
         digest = hashlib.sha256(document.read_bytes()).hexdigest()

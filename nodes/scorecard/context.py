@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from nodes.scorecard.results import CRITERIA, CriterionId
+from nodes.scorecard.results import CRITERIA
 from nodes.settings import ProviderName
+from nodes.shared.brand.reasons import CriterionId
 
 
 class Thresholds(BaseModel):

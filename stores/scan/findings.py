@@ -76,8 +76,11 @@ def rejection_reason(exc: IntegrityError) -> str:
 
 
 class FindingStore:
-    def __init__(self, database: Database) -> None:
+    """Findings on one database, sealed and checked with one installation's audit trail (key, head file)."""
+
+    def __init__(self, database: Database, *, trail: AuditTrail) -> None:
         self._db = database
+        self._trail = trail
 
     def check_quotes(
         self, *, document_id: str, catalog_version_id: int, candidates: list[QuoteCandidate]
@@ -131,7 +134,6 @@ class FindingStore:
         self,
         header: AuditHeader,
         *,
-        trail: AuditTrail,
         document_id: str,
         confidence_threshold: float,
         findings: list[FindingRecord],
@@ -145,7 +147,7 @@ class FindingStore:
             finding.model_copy(update={"exact_quote": canonical_whitespace(finding.exact_quote)})
             for finding in findings
         ]
-        sealed = seal(header, [_audited(record) for record in records], key=trail.key)
+        sealed = seal(header, [_audited(record) for record in records], key=self._trail.key)
         try:
             with self._db.transaction() as connection:
                 if _scan_exists(connection, header.scan_id):
@@ -167,8 +169,8 @@ class FindingStore:
                         )
                     except IntegrityError as exc:
                         raise FindingRejected(position, rejection_reason(exc)) from exc
-                if trail.heads is not None:
-                    trail.heads.append(header.scan_id, sealed.audit_hash, len(records))
+                if self._trail.heads is not None:
+                    self._trail.heads.append(header.scan_id, sealed.audit_hash, len(records))
         except IntegrityError:
             with self._db.transaction() as connection:
                 if _scan_exists(connection, header.scan_id):  # another run stored it between check and insert
@@ -180,16 +182,16 @@ class FindingStore:
         with self._db.transaction() as connection:
             return _load(connection, scan_id)
 
-    def verify(self, report: AuditRecord, trail: AuditTrail) -> AuditVerdict:
+    def verify(self, report: AuditRecord) -> AuditVerdict:
         """Compare a report's audit record with the database, recomputing both keyed hash chains, and with the
         chain head in the trail's head file when there is one."""
         try:
             stored = self.load_audit(report.header.scan_id)
         except ScanNotFound as exc:
             return AuditVerdict(valid=False, differences=(str(exc),))
-        differences = find_differences(report, stored, key=trail.key)
-        if trail.heads is not None:
-            differences += _head_differences(trail.heads, report, stored)
+        differences = find_differences(report, stored, key=self._trail.key)
+        if self._trail.heads is not None:
+            differences += _head_differences(self._trail.heads, report, stored)
         return AuditVerdict(valid=not differences, differences=tuple(differences))
 
 

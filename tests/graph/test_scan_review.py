@@ -73,7 +73,7 @@ def test_reviewer_resolves_the_bucket_through_interrupt(env: ScanEnv) -> None:
     assert [f.exact_quote for f in report.findings["MAJOR"]] == ["Sensitivität: 96,4 %"]
     assert report.human_review == [] and report.counts.dismissed_in_review == 1
     assert _count(env.database, "findings") == 2
-    assert FindingStore(env.database).verify(report.audit_record(), TRAIL).valid
+    assert FindingStore(env.database, trail=TRAIL).verify(report.audit_record()).valid
 
 
 def test_without_review_the_bucket_is_reported_as_uncertain(env: ScanEnv) -> None:
@@ -112,7 +112,7 @@ def test_crashed_scan_stores_nothing_and_reruns_without_duplicates(env: ScanEnv)
         )["report"]
     counts = (_count(env.database, "documents"), _count(env.database, "scans"), _count(env.database, "findings"))
     assert counts == (1, 1, 3)
-    assert FindingStore(env.database).verify(report.audit_record(), TRAIL).valid
+    assert FindingStore(env.database, trail=TRAIL).verify(report.audit_record()).valid
 
 
 def test_crashed_scan_resumes_from_its_checkpoint(env: ScanEnv) -> None:

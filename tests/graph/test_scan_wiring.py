@@ -16,17 +16,18 @@ from nodes.shared.llm import is_transient
 
 @pytest.fixture(autouse=True)
 def _fresh_resources() -> Iterator[None]:
-    """app_resources() is cached per process; this test must see its own (empty) environment."""
-    app_resources.cache_clear()
+    """app_resources() is shared per process; closing it makes the next use read this test's (empty) environment."""
+    app_resources().close()
     yield
-    app_resources.cache_clear()
+    app_resources().close()
 
 
 def test_topology() -> None:
     edges = {(e.source, e.target, e.conditional) for e in graph.get_graph().edges}
     assert edges == {
         ("__start__", "check_models", False),
-        ("check_models", "chunk_pages", False),
+        ("check_models", "prepare_catalog", False),
+        ("prepare_catalog", "chunk_pages", False),
         ("chunk_pages", "retrieve_clauses", False),
         ("retrieve_clauses", "record_findings", True),
         ("record_findings", "verify_quotes", False),

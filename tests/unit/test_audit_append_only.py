@@ -92,9 +92,8 @@ def world(database: Database) -> dict[str, Any]:
 
 
 def _save(world: dict[str, Any], trail: AuditTrail = TRAIL) -> AuditRecord:
-    return FindingStore(world["db"]).save_scan(
+    return FindingStore(world["db"], trail=trail).save_scan(
         world["header"],
-        trail=trail,
         document_id=world["document"].id,
         confidence_threshold=0.7,
         findings=world["records"],
@@ -242,9 +241,9 @@ def test_database_and_report_rewritten_together_without_the_key_do_not_verify(
     else:
         forged = seal(original.header, downgraded, key=attacker_key)
     _rewrite_database(world["db"], forged)
-    store = FindingStore(world["db"])
+    store = FindingStore(world["db"], trail=TRAIL)
     assert store.load_audit("scan-1").findings == forged.findings  # the rewrite took
-    verdict = store.verify(forged, TRAIL)
+    verdict = store.verify(forged)
     assert not verdict.valid
     assert "Datenbank: Befund an Stelle 1 passt nicht mehr zu seinem Hash (verändert)" in verdict.differences
     assert "Bericht: Audit-Hash lässt sich aus dem Inhalt nicht nachrechnen" in verdict.differences
@@ -255,12 +254,12 @@ def test_the_chain_head_file_catches_a_rewrite_with_the_key(world: dict[str, Any
     trail = AuditTrail(key=AUDIT_KEY, heads=ChainHeadLog(tmp_path / "heads" / "chain-heads.jsonl"))
     original = _save(world, trail)
     assert trail.heads is not None and trail.heads.heads_of("scan-1") == [original.audit_hash]
-    assert FindingStore(world["db"]).verify(original, trail).valid
+    assert FindingStore(world["db"], trail=trail).verify(original).valid
     forged = seal(
         original.header, [f.model_copy(update={"severity": "HINT"}) for f in original.findings], key=AUDIT_KEY
     )
     _rewrite_database(world["db"], forged)
-    verdict = FindingStore(world["db"]).verify(forged, trail)
+    verdict = FindingStore(world["db"], trail=trail).verify(forged)
     assert not verdict.valid
     assert verdict.differences == (
         f"Kettenkopf: Bericht {forged.audit_hash} ≠ Kettenkopf-Datei {original.audit_hash}",
@@ -271,9 +270,9 @@ def test_the_chain_head_file_catches_a_rewrite_with_the_key(world: dict[str, Any
 def test_a_missing_or_contradicting_chain_head_fails_verification(world: dict[str, Any], tmp_path: Path) -> None:
     heads = ChainHeadLog(tmp_path / "chain-heads.jsonl")
     original = _save(world)
-    verdict = FindingStore(world["db"]).verify(original, AuditTrail(key=AUDIT_KEY, heads=heads))
+    verdict = FindingStore(world["db"], trail=AuditTrail(key=AUDIT_KEY, heads=heads)).verify(original)
     assert verdict.differences == (f"Kettenkopf-Datei {heads.path}: kein Eintrag für Scan 'scan-1'",)
     heads.append("scan-1", original.audit_hash, 2)
     heads.append("scan-1", "f" * 64, 2)
-    verdict = FindingStore(world["db"]).verify(original, AuditTrail(key=AUDIT_KEY, heads=heads))
+    verdict = FindingStore(world["db"], trail=AuditTrail(key=AUDIT_KEY, heads=heads)).verify(original)
     assert verdict.differences == ("Kettenkopf-Datei: 2 verschiedene Audit-Hashes für denselben Scan",)

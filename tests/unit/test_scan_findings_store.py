@@ -68,9 +68,8 @@ def _records(world: dict[str, Any]) -> list[FindingRecord]:
 
 
 def _save(world: dict[str, Any], scan_id: str = "scan-1") -> AuditRecord:
-    return FindingStore(world["db"]).save_scan(
+    return FindingStore(world["db"], trail=TRAIL).save_scan(
         _header(world, scan_id),
-        trail=TRAIL,
         document_id=world["document"].id,
         confidence_threshold=0.7,
         findings=_records(world),
@@ -92,7 +91,7 @@ def test_check_quotes_judges_without_storing(world: dict[str, Any]) -> None:
         QuoteCandidate(requirement_id=world["req1"], page_number=1, exact_quote="Sensitivität 99,9 %"),
         QuoteCandidate(requirement_id=world["req1"], page_number=9, exact_quote="Sensitivität 96,4 %"),
     ]
-    verdicts = FindingStore(world["db"]).check_quotes(
+    verdicts = FindingStore(world["db"], trail=TRAIL).check_quotes(
         document_id=world["document"].id, catalog_version_id=world["version"].id, candidates=candidates
     )
     assert verdicts == [None, "quote_not_on_page", "page_missing"]
@@ -103,13 +102,13 @@ def test_check_quotes_judges_without_storing(world: dict[str, Any]) -> None:
 
 def test_saved_scan_round_trips_with_chained_hashes(world: dict[str, Any]) -> None:
     sealed = _save(world)
-    loaded = FindingStore(world["db"]).load_audit("scan-1")
+    loaded = FindingStore(world["db"], trail=TRAIL).load_audit("scan-1")
     assert loaded == sealed
     assert [f.position for f in loaded.findings] == [1, 2]
     assert loaded.findings[1].exact_quote == "Unser Test ist 100 % sicher"  # stored in canonical whitespace
     assert list(loaded.finding_hashes) == chain_hashes(loaded.header, loaded.findings, key=AUDIT_KEY)
     assert loaded.audit_hash == audit_hash(loaded.header, loaded.findings, key=AUDIT_KEY) == loaded.finding_hashes[-1]
-    assert FindingStore(world["db"]).verify(sealed, TRAIL).valid
+    assert FindingStore(world["db"], trail=TRAIL).verify(sealed).valid
 
 
 def test_saving_the_same_scan_again_writes_nothing_twice(world: dict[str, Any]) -> None:
@@ -121,8 +120,8 @@ def test_saving_the_same_scan_again_writes_nothing_twice(world: dict[str, Any]) 
 def test_one_forged_finding_rolls_back_the_whole_scan(world: dict[str, Any]) -> None:
     records = _records(world) + [_records(world)[0].model_copy(update={"exact_quote": "Sensitivität 99,9 %"})]
     with pytest.raises(FindingRejected, match="Befund 3 abgelehnt: Zitat steht nicht wörtlich"):
-        FindingStore(world["db"]).save_scan(
-            _header(world), trail=TRAIL, document_id=world["document"].id, confidence_threshold=0.7, findings=records
+        FindingStore(world["db"], trail=TRAIL).save_scan(
+            _header(world), document_id=world["document"].id, confidence_threshold=0.7, findings=records
         )
     with world["db"].transaction() as connection:
         assert connection.execute(text("SELECT count(*) FROM scans")).scalar_one() == 0
@@ -142,7 +141,7 @@ def _tamper_quote(database: Database, new_quote: str) -> None:
 def test_flipping_one_character_of_a_stored_quote_breaks_verification(world: dict[str, Any]) -> None:
     sealed = _save(world)
     _tamper_quote(world["db"], "Sensitivität 96,4 %".replace("96", "69"))
-    verdict = FindingStore(world["db"]).verify(sealed, TRAIL)
+    verdict = FindingStore(world["db"], trail=TRAIL).verify(sealed)
     assert not verdict.valid
     assert "Datenbank: Befund an Stelle 1 passt nicht mehr zu seinem Hash (verändert)" in verdict.differences
     assert any(
@@ -155,7 +154,7 @@ def test_reordered_report_findings_break_verification(world: dict[str, Any]) -> 
     swapped = sealed.model_copy(
         update={"findings": sealed.findings[::-1], "finding_hashes": sealed.finding_hashes[::-1]}
     )
-    verdict = FindingStore(world["db"]).verify(swapped, TRAIL)
+    verdict = FindingStore(world["db"], trail=TRAIL).verify(swapped)
     assert not verdict.valid
     assert "Reihenfolge der Befunde weicht von der gespeicherten ab" in verdict.differences
     assert "Bericht: an Stelle 1 steht Befund Nr. 2 (Reihenfolge)" in verdict.differences
@@ -170,7 +169,7 @@ def test_changed_catalogue_version_breaks_verification(world: dict[str, Any]) ->
         finding_hashes=tuple(chain_hashes(header, sealed.findings, key=AUDIT_KEY)),
         audit_hash=audit_hash(header, sealed.findings, key=AUDIT_KEY),
     )
-    verdict = FindingStore(world["db"]).verify(forged, TRAIL)
+    verdict = FindingStore(world["db"], trail=TRAIL).verify(forged)
     assert not verdict.valid
     assert any(d.startswith("Kopf, catalog_version_id:") for d in verdict.differences)
     assert any(d.startswith("Audit-Hash: Bericht") for d in verdict.differences)
@@ -178,10 +177,10 @@ def test_changed_catalogue_version_breaks_verification(world: dict[str, Any]) ->
 
 def test_unknown_scan_is_not_valid(world: dict[str, Any]) -> None:
     sealed = _save(world).model_copy(update={"header": _header(world, "scan-unbekannt")})
-    verdict = FindingStore(world["db"]).verify(sealed, TRAIL)
+    verdict = FindingStore(world["db"], trail=TRAIL).verify(sealed)
     assert (verdict.valid, verdict.differences) == (
         False,
         ("Scan 'scan-unbekannt' ist in der Datenbank nicht gespeichert.",),
     )
     with pytest.raises(ScanNotFound):
-        FindingStore(world["db"]).load_audit("scan-unbekannt")
+        FindingStore(world["db"], trail=TRAIL).load_audit("scan-unbekannt")

@@ -21,7 +21,7 @@ from ahocorasick_rs import BytesAhoCorasick
 from regex import _regex as regex_engine  # its case folding: the equivalence the compiled patterns match by
 from regex._regex_core import FULL_CASE_FOLDING
 
-from nodes.scorecard.terms import fold_to_utf8
+from nodes.shared.brand.terms import fold_to_utf8
 from stores.brand.models import compile_pattern
 
 Anchors = frozenset[str]  # a clause: one of these literals (printable ASCII, case-folded) must occur
