@@ -11,7 +11,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, ValidationError
 
-from nodes.answer.blocks import evidence_text
+from nodes.answer.blocks import evidence_text, format_evidence
 from nodes.answer.context import AnswerContext
 from nodes.answer.extractive import conflict_side_line
 from nodes.answer.prompts import CRITIC_SYSTEM_PROMPT, CRITIC_USER_PROMPT
@@ -144,7 +144,7 @@ def ask_critic(
     )
     if model is None:
         return unconfirmed, None
-    evidence = "\n\n".join(f"[{h.entry_id}] {evidence_text(h)}" for h in hits) or "(keine)"
+    evidence = "\n\n".join(format_evidence(h) for h in hits) or "(keine)"
     messages = [
         SystemMessage(CRITIC_SYSTEM_PROMPT),
         HumanMessage(CRITIC_USER_PROMPT.format(claim=claim, evidence=evidence)),
