@@ -77,9 +77,16 @@ class EvalKnowledgeBase:
 
 @contextmanager
 def eval_knowledge_base(
-    settings: StoreSettings, sources: Sequence[Path], kb_id: str, id_pattern: str, progress: Counter
+    settings: StoreSettings,
+    sources: Sequence[Path],
+    kb_id: str,
+    id_pattern: str,
+    progress: Counter,
+    *,
+    allow_flagged: bool = False,
 ) -> Iterator[EvalKnowledgeBase]:
-    """Ingest the sources into a KB in temporary stores (SQLite file, Qdrant in memory) through the real path."""
+    """Ingest the sources into a KB in temporary stores (SQLite file, Qdrant in memory) through the real path;
+    ``allow_flagged`` keeps entries the screening would hold back (the poisoning suite needs them)."""
     with tempfile.TemporaryDirectory(prefix="belegt-eval-") as folder:
         database = open_database(f"sqlite:///{Path(folder) / 'eval.db'}")
         client = QdrantClient(":memory:")
@@ -94,6 +101,7 @@ def eval_knowledge_base(
                     kb=store,
                     default_id_pattern=id_pattern,
                     chunk_chars=settings.kb_chunk_chars,
+                    allow_flagged=allow_flagged,
                     progress=progress,
                 )
             yield EvalKnowledgeBase(kb_id, MemoisedKnowledgeBase(store), store, database)

@@ -35,7 +35,8 @@ bench_app = typer.Typer(help="Benchmarks, die Kennzahlen ausgeben (mit --json ma
 @eval_app.command("eval")
 def run_evals(
     suite: Annotated[
-        str, typer.Argument(help="retrieval, refusal, grounding, invariants, critic, scorecard, scan oder all.")
+        str,
+        typer.Argument(help="retrieval, refusal, grounding, invariants, poisoning, critic, scorecard, scan oder all."),
     ],
     data_dir: Annotated[
         Path | None, typer.Option("--data-dir", help="Ordner der Eval-Daten; Vorgabe ../shared/data neben dem Repo.")
@@ -47,7 +48,11 @@ def run_evals(
         int | None, typer.Option("--strictness", help="Stufe 1–5; leer: die Vorgabe der Suite.")
     ] = None,
     limit: Annotated[
-        int | None, typer.Option("--limit", help="Höchstens so viele Beispiele je Suite (invariants: Modellausgaben).")
+        int | None,
+        typer.Option(
+            "--limit",
+            help="Höchstens so viele Beispiele je Suite (invariants: Modellausgaben; poisoning: vergiftete Einträge).",
+        ),
     ] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Ergebnisordner; Vorgabe evals/results.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Ergebnisse als JSON auf stdout ausgeben.")] = False,

@@ -37,7 +37,7 @@ from evals.bench.data import BenchmarkDataError
 from evals.datasets import DatasetError
 from evals.report import run_folder, table_json, write_report
 from evals.suite import REPO_ROOT, Counter, RunSettings, Suite, SuiteContext
-from evals.suites import critic, grounding, invariants, refusal, retrieval, scan, scorecard
+from evals.suites import critic, grounding, invariants, poisoning, refusal, retrieval, scan, scorecard
 from graphs.settings import load_settings
 from nodes.settings import ProviderName
 from nodes.shared.llm import probe_provider
@@ -52,6 +52,7 @@ SUITES: dict[str, Suite] = {
         refusal.SUITE,
         grounding.SUITE,
         invariants.SUITE,
+        poisoning.SUITE,
         critic.SUITE,
         scorecard.SUITE,
         scan.SUITE,
