@@ -15,15 +15,23 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from stores.brand.audit import AuditEntry, AuditStore
+from stores.brand.audit import AuditStore
 from stores.brand.store import BrandStore
-from stores.scan.audit import AuditHeader, AuditRecord, seal
-from stores.scan.findings import FindingRecord, FindingStore
+from stores.scan.audit import AuditRecord, seal
+from stores.scan.findings import FindingStore
 from stores.scan.trail import AuditTrail, ChainHeadLog
 from stores.sql.engine import Database
-from tests.brand_support import build_dna
+from tests.brand_support import audit_entry, build_dna
 from tests.db_support import owner_database
-from tests.scan_support import AUDIT_KEY, TRAIL, requirement_id, store_catalog, store_document
+from tests.scan_support import (
+    AUDIT_KEY,
+    TRAIL,
+    requirement_id,
+    sample_findings,
+    sample_header,
+    store_catalog,
+    store_document,
+)
 
 ATTACKS = [
     "UPDATE findings SET severity = 'HINT', bucket = 'report'",
@@ -51,44 +59,19 @@ POSTGRES_ATTACKS = [
 
 @pytest.fixture
 def world(database: Database) -> dict[str, Any]:
+    """A stored catalogue and document, and a scan of two findings, the second decided by reviewer 'eva'."""
     version = store_catalog(database)
-    document = store_document(database)
-    header = AuditHeader(
-        scan_id="scan-1",
-        document_sha256=document.sha256,
-        catalog_version_id=version.id,
-        model_ids={"findings": "scripted-a", "critic": "scripted-b"},
-        prompt_version="p1",
+    first, second = sample_findings(
+        requirement_id(database, version, "REQ-1"), requirement_id(database, version, "REQ-2")
     )
-    records = [
-        FindingRecord(
-            requirement_id=requirement_id(database, version, "REQ-1"),
-            stable_id="REQ-1",
-            chunk_id="c1",
-            page_number=1,
-            exact_quote="Sensitivität 96,4 %",
-            finding_text="Konfidenzintervall fehlt.",
-            proposed_severity="MAJOR",
-            severity="MAJOR",
-            bucket="report",
-            confidence=0.9,
-        ),
-        FindingRecord(
-            requirement_id=requirement_id(database, version, "REQ-2"),
-            stable_id="REQ-2",
-            chunk_id="c2",
-            page_number=3,
-            exact_quote="Unser Test ist 100 % sicher",
-            finding_text="Absolutes Versprechen.",
-            proposed_severity="MINOR",
-            severity="MINOR",
-            bucket="report",
-            confidence=0.6,
-            human_reviewed=True,
-            reviewed_by="eva",
-        ),
-    ]
-    return {"db": database, "header": header, "records": records, "document": document}
+    reviewed = {"severity": "MINOR", "bucket": "report", "human_reviewed": True, "reviewed_by": "eva"}
+    document = store_document(database)
+    return {
+        "db": database,
+        "header": sample_header(document, version),
+        "records": [first, second.model_copy(update=reviewed)],
+        "document": document,
+    }
 
 
 def _save(world: dict[str, Any], trail: AuditTrail = TRAIL) -> AuditRecord:
@@ -102,23 +85,7 @@ def _save(world: dict[str, Any], trail: AuditTrail = TRAIL) -> AuditRecord:
 
 def _scorecard_row(database: Database) -> int:
     BrandStore(database).save(build_dna())
-    entry = {
-        "brand_id": "probe",
-        "dna_version": "1.0.0",
-        "content_id": "post-1",
-        "input_hash": "ab" * 32,
-        "status": "REVISE",
-        "score": 5.5,
-        "validated_by": "agent",
-        "requires_owner_approval": True,
-        "feature_flags": {},
-        "model_ids": {},
-        "criteria": {},
-        "maturity": {},
-        "token_usage": {},
-        "latency_ms": 1.0,
-    }
-    return AuditStore(database).record(AuditEntry.model_validate(entry))
+    return AuditStore(database).record(audit_entry())
 
 
 def _snapshot(database: Database) -> list[Any]:

@@ -7,12 +7,21 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from stores.scan.audit import AuditHeader, AuditRecord, audit_hash, chain_hashes
+from stores.scan.audit import AuditRecord, audit_hash, chain_hashes
 from stores.scan.documents import DocumentNotFound, DocumentStore
-from stores.scan.findings import FindingRecord, FindingRejected, FindingStore, QuoteCandidate, ScanNotFound
+from stores.scan.findings import FindingRejected, FindingStore, QuoteCandidate, ScanNotFound
 from stores.sql.engine import Database
 from tests.db_support import owner_database
-from tests.scan_support import AUDIT_KEY, TRAIL, document_draft, requirement_id, store_catalog, store_document
+from tests.scan_support import (
+    AUDIT_KEY,
+    TRAIL,
+    document_draft,
+    requirement_id,
+    sample_findings,
+    sample_header,
+    store_catalog,
+    store_document,
+)
 
 
 @pytest.fixture
@@ -28,51 +37,12 @@ def world(database: Database) -> dict[str, Any]:
     }
 
 
-def _header(world: dict[str, Any], scan_id: str = "scan-1") -> AuditHeader:
-    return AuditHeader(
-        scan_id=scan_id,
-        document_sha256=world["document"].sha256,
-        catalog_version_id=world["version"].id,
-        model_ids={"findings": "scripted-a", "critic": "scripted-b"},
-        prompt_version="p1",
-    )
-
-
-def _records(world: dict[str, Any]) -> list[FindingRecord]:
-    return [
-        FindingRecord(
-            requirement_id=world["req1"],
-            stable_id="REQ-1",
-            chunk_id="c1",
-            page_number=1,
-            exact_quote="Sensitivität 96,4 %",
-            finding_text="Konfidenzintervall fehlt.",
-            proposed_severity="MAJOR",
-            severity="MAJOR",
-            bucket="report",
-            confidence=0.9,
-        ),
-        FindingRecord(
-            requirement_id=world["req2"],
-            stable_id="REQ-2",
-            chunk_id="c2",
-            page_number=3,
-            exact_quote="Unser Test ist 100 %\nsicher",
-            finding_text="Absolutes Versprechen.",
-            proposed_severity="MINOR",
-            severity="UNCERTAIN",
-            bucket="human_review",
-            confidence=0.55,
-        ),
-    ]
-
-
 def _save(world: dict[str, Any], scan_id: str = "scan-1") -> AuditRecord:
     return FindingStore(world["db"], trail=TRAIL).save_scan(
-        _header(world, scan_id),
+        sample_header(world["document"], world["version"], scan_id),
         document_id=world["document"].id,
         confidence_threshold=0.7,
-        findings=_records(world),
+        findings=sample_findings(world["req1"], world["req2"]),
     )
 
 
@@ -118,10 +88,14 @@ def test_saving_the_same_scan_again_writes_nothing_twice(world: dict[str, Any]) 
 
 
 def test_one_forged_finding_rolls_back_the_whole_scan(world: dict[str, Any]) -> None:
-    records = _records(world) + [_records(world)[0].model_copy(update={"exact_quote": "Sensitivität 99,9 %"})]
+    records = sample_findings(world["req1"], world["req2"])
+    records.append(records[0].model_copy(update={"exact_quote": "Sensitivität 99,9 %"}))
     with pytest.raises(FindingRejected, match="Befund 3 abgelehnt: Zitat steht nicht wörtlich"):
         FindingStore(world["db"], trail=TRAIL).save_scan(
-            _header(world), document_id=world["document"].id, confidence_threshold=0.7, findings=records
+            sample_header(world["document"], world["version"]),
+            document_id=world["document"].id,
+            confidence_threshold=0.7,
+            findings=records,
         )
     with world["db"].transaction() as connection:
         assert connection.execute(text("SELECT count(*) FROM scans")).scalar_one() == 0
@@ -176,7 +150,9 @@ def test_changed_catalogue_version_breaks_verification(world: dict[str, Any]) ->
 
 
 def test_unknown_scan_is_not_valid(world: dict[str, Any]) -> None:
-    sealed = _save(world).model_copy(update={"header": _header(world, "scan-unbekannt")})
+    sealed = _save(world).model_copy(
+        update={"header": sample_header(world["document"], world["version"], "scan-unbekannt")}
+    )
     verdict = FindingStore(world["db"], trail=TRAIL).verify(sealed)
     assert (verdict.valid, verdict.differences) == (
         False,
