@@ -8,7 +8,8 @@ export HF_HUB_OFFLINE := 1
 export LANGGRAPH_CLI_NO_ANALYTICS := 1
 export LANGGRAPH_NO_VERSION_CHECK := true
 
-.PHONY: serve test lint eval venv check clean
+CHROMIUM := /usr/bin/chromium
+.PHONY: serve test lint eval venv check clean browser
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,6 +18,14 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 venv: $(STAMP)
+
+## The system Chromium the browser test drives through Playwright (Debian packages; no browser download).
+$(CHROMIUM):
+	@echo "$(CHROMIUM) fehlt: installiere chromium und chromium-driver mit apt-get (für den Browsertest)."
+	apt-get update
+	apt-get install -y --no-install-recommends chromium chromium-driver
+
+browser: $(CHROMIUM)
 
 ## Set everything up on embedded defaults, ingest the demo KB and serve the graphs (Studio) on 127.0.0.1:8123.
 serve: $(STAMP)
@@ -28,7 +37,7 @@ serve: $(STAMP)
 	$(BIN)/langgraph dev --host 127.0.0.1 --port $(PORT) --no-browser
 
 ## The full default test suite, lint and types included.
-test: $(STAMP) lint
+test: $(STAMP) lint $(CHROMIUM)
 	$(BIN)/python -m pytest
 
 ## Every offline eval suite at full size (reads ../shared/data); reports under evals/results/.

@@ -36,7 +36,10 @@ bench_app = typer.Typer(help="Benchmarks, die Kennzahlen ausgeben (mit --json ma
 def run_evals(
     suite: Annotated[
         str,
-        typer.Argument(help="retrieval, refusal, grounding, invariants, poisoning, critic, scorecard, scan oder all."),
+        typer.Argument(
+            help="retrieval, refusal, grounding, invariants, poisoning, critic, scorecard, scan, law_answers, "
+            "demo_answers, all."
+        ),
     ],
     data_dir: Annotated[
         Path | None, typer.Option("--data-dir", help="Ordner der Eval-Daten; Vorgabe ../shared/data neben dem Repo.")
@@ -54,6 +57,9 @@ def run_evals(
             help="Höchstens so viele Beispiele je Suite (invariants: Modellausgaben; poisoning: vergiftete Einträge).",
         ),
     ] = None,
+    split: Annotated[
+        str, typer.Option("--split", help="Fragensätze: dev (zum Abstimmen) oder report (für Berichte).")
+    ] = "report",
     out: Annotated[Path | None, typer.Option("--out", help="Ergebnisordner; Vorgabe evals/results.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Ergebnisse als JSON auf stdout ausgeben.")] = False,
 ) -> None:
@@ -64,7 +70,9 @@ def run_evals(
 
     try:
         suites = select_suites(suite)
-        settings = build_settings(provider=provider, data_dir=data_dir, out=out, strictness=strictness, limit=limit)
+        settings = build_settings(
+            provider=provider, data_dir=data_dir, out=out, strictness=strictness, limit=limit, split=split
+        )
     except (ValueError, SettingsError, ProviderError) as exc:  # UnknownSuite is a ValueError
         fail(escape(str(exc)), code=2)
     try:

@@ -20,7 +20,8 @@ from nodes.scan.critique import critique_finding, fan_out_findings
 from nodes.scan.findings import fan_out_chunks, record_findings, verify_quotes
 from nodes.scan.models import check_models
 from nodes.scan.report import write_report
-from nodes.scan.route import assign_buckets, review_findings, route_after_assign_buckets
+from nodes.scan.review import review_findings
+from nodes.scan.route import assign_buckets, route_after_assign_buckets
 from nodes.scan.services import ScanServices
 from nodes.scan.state import ScanInput, ScanOutput, ScanState
 from nodes.scan.store import store_findings
@@ -40,7 +41,7 @@ def build_scan_graph(services: ScanServices) -> StateGraph[ScanState, ScanContex
     builder.add_node("verify_quotes", partial(verify_quotes, services=services))
     builder.add_node("critique_finding", partial(critique_finding, services=services), retry_policy=LLM_RETRY)
     builder.add_node(assign_buckets)
-    builder.add_node(review_findings)
+    builder.add_node("review_findings", partial(review_findings, services=services))
     builder.add_node("store_findings", partial(store_findings, services=services))
     builder.add_node("write_report", partial(write_report, services=services))
 

@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.panel import Panel
 
 from graphs.answer import build_answer_graph
+from graphs.cli.review import prompt_response
 from graphs.cli.runtime import console, fail, settings_or_exit
 from graphs.resources import AppResources
 from nodes.answer.context import AnswerContext
@@ -40,7 +41,7 @@ def ask(
         bot_id=bot,
         kb_id=kb,
         strictness=strictness,
-        review_mode="interrupt" if review else "bucket",
+        review="interrupt" if review else "bucket",
     )
     try:
         if review:
@@ -72,13 +73,8 @@ def ask_with_review(services: AnswerServices, question: str, context: AnswerCont
         config: RunnableConfig = {"configurable": {"thread_id": uuid.uuid4().hex}}
         result: dict[str, Any] = graph.invoke({"question": question}, config, context=context)
         while "__interrupt__" in result:
-            pending = result["__interrupt__"][0].value
-            console.print(Panel(pending["answer"], title=f"Prüfung nötig · Konfidenz {pending['confidence']:.2f}"))
-            action = typer.prompt("Freigeben (approve), bearbeiten (edit) oder ablehnen (reject)?", default="reject")
-            decision: dict[str, Any] = {"action": action}
-            if action == "edit":
-                decision["answer"] = typer.prompt("Neue Antwort (mit Belegen in [eckigen Klammern])")
-            resume: Command[Any] = Command(resume=decision)
+            (request,) = result["__interrupt__"][0].value
+            resume: Command[Any] = Command(resume=[prompt_response(request, "answer")])
             result = graph.invoke(resume, config, context=context)
         return result
 

@@ -14,11 +14,11 @@ from langgraph.types import Command
 from rich.panel import Panel
 from rich.table import Table
 
+from graphs.cli.review import prompt_response
 from graphs.cli.runtime import console, fail, settings_or_exit
 from graphs.resources import AppResources
 from graphs.scorecard import build_scorecard
 from nodes.scorecard.context import ScorecardContext
-from nodes.scorecard.gate import InvalidOwnerDecision
 from nodes.scorecard.intake import ScorecardInputError
 from nodes.scorecard.maturity import assess_dna_maturity
 from nodes.scorecard.results import CRITERIA, CRITERION_NAMES, VERDICT_SYMBOLS, ContentType, DnaMaturity, Validation
@@ -166,14 +166,16 @@ def scorecard(
         payload["dna_version_ref"] = dna_version_ref
     settings = settings_or_exit()
     resources = AppResources(settings)
-    context = ScorecardContext(brand_id=brand, dna_version=dna_version)
+    context = ScorecardContext(
+        brand_id=brand, dna_version=dna_version, review="bucket" if owner is None else "interrupt"
+    )
     try:
         if owner is None:
             with console.status("Prüfe gegen die Marken-DNA …", spinner="dots"):
                 output = build_scorecard(resources).compile(name="scorecard").invoke(payload, context=context)
         else:
             output = _with_owner_gate(resources, payload, context, owner, settings.data_dir / "checkpoints.sqlite")
-    except (BrandNotFound, DnaVersionNotFound, ScorecardInputError, InvalidOwnerDecision) as exc:
+    except (BrandNotFound, DnaVersionNotFound, ScorecardInputError) as exc:
         fail(str(exc))
     except ProviderError as exc:
         fail(f"LLM-Anbieter nicht nutzbar: {exc}")
@@ -196,13 +198,9 @@ def _with_owner_gate(
         config: RunnableConfig = {"configurable": {"thread_id": uuid.uuid4().hex}}
         result: dict[str, Any] = graph.invoke(payload, config, context=context)
         while "__interrupt__" in result:
-            pending = result["__interrupt__"][0].value
-            reasons = "\n".join(f"• {r['rule_id']}: {r['explanation']}" for r in pending["top_reasons"])
-            console.print(Panel(reasons or "–", title=f"Grenzfall · Score {pending['score']:g}/7 · Owner-Freigabe"))
-            approved = typer.confirm("Freigeben?", default=False)
-            note = typer.prompt("Notiz (optional)", default="", show_default=False)
-            decision = {"approved": approved, "owner": owner, "note": note or None}
-            result = graph.invoke(Command(resume=decision), config, context=context)
+            (request,) = result["__interrupt__"][0].value
+            response = prompt_response(request, "scorecard", reviewer=owner)
+            result = graph.invoke(Command(resume=[response]), config, context=context)
         return result
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +17,7 @@ from pydantic import ValidationError
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from graphs.cli.review import prompt_response
 from graphs.cli.runtime import console, database_or_exit, errors, fail, settings_or_exit
 from graphs.resources import AppResources, ScanResources
 from graphs.scan import build_scan_graph
@@ -40,8 +40,6 @@ from stores.vector.embedders import EmbedderUnavailable
 app = typer.Typer(help="Dokumente gegen einen versionierten Anforderungskatalog prüfen.")
 catalog_app = typer.Typer(help="Anforderungskataloge importieren (jede Datei wird eine neue Version).")
 app.add_typer(catalog_app, name="catalog", no_args_is_help=True)
-
-REVIEW_CHOICES = ("MAJOR", "MINOR", "HINT", "DISMISS", "OFFEN")
 
 
 @contextmanager
@@ -129,25 +127,8 @@ def _run_graph(services: ScanResources, scan_input: ScanInput, context: ScanCont
         if not pending:
             report: ScanReport = graph.get_state(config).values["report"]
             return report
-        command = Command(resume=_ask_reviewer(pending[0].value))
-
-
-def _ask_reviewer(request: dict[str, Any]) -> dict[str, str]:
-    if request.get("problem"):
-        errors.print(f"[yellow]{request['problem']}[/]")
-    console.print(f"[bold]{request['question']}[/]")
-    decisions: dict[str, str] = {}
-    for item in request["findings"]:
-        console.print(
-            f"\n[bold]{item['stable_id']}[/], Seite {item['page_number']} (Konfidenz {item['confidence']:.2f}, "
-            f"vorgeschlagen {item['proposed_severity']})\n„{item['exact_quote']}“\n{item['finding_text']}"
-        )
-        verdict = typer.prompt(f"Entscheidung ({' / '.join(REVIEW_CHOICES)})", default="OFFEN").strip().upper()
-        while verdict not in REVIEW_CHOICES:
-            verdict = typer.prompt(f"Bitte eine von {', '.join(REVIEW_CHOICES)}", default="OFFEN").strip().upper()
-        if verdict != "OFFEN":
-            decisions[item["finding_id"]] = verdict
-    return decisions
+        (request,) = pending[0].value
+        command = Command(resume=[prompt_response(request, "scan")])
 
 
 def _write_reports(report: ScanReport, folder: Path) -> list[Path]:
@@ -175,15 +156,9 @@ def scan(
         int, typer.Option(min=1, envvar="BELEGT_SCAN_MAX_PAGES", help="Längstes zulässiges Dokument in Seiten.")
     ] = DEFAULT_MAX_PAGES,
     review: Annotated[bool, typer.Option("--review", help="Unsichere Befunde gleich hier entscheiden.")] = False,
-    reviewer: Annotated[
-        str | None,
-        typer.Option("--reviewer", envvar="BELEGT_REVIEWER", help="Wer prüft (mit --review); Standard: $USER."),
-    ] = None,
 ) -> None:
     """Ein Dokument gegen den Katalog prüfen: belegte Befunde, Kritik, Konfidenz-Routing, Audit-Hash."""
     settings = settings_or_exit()
-    if review and not (reviewer or os.environ.get("USER")):
-        fail("--review braucht --reviewer (wer prüft); es wurde nichts geprüft.", code=2)
     with _resources(settings) as resources:
         services = ScanResources(resources)
         try:
@@ -205,11 +180,7 @@ def scan(
         )
         errors.print(f"Prüfe {file.name} gegen Katalogversion {version.id} mit {', '.join(models.values())}")
         try:
-            context = ScanContext(
-                confidence_threshold=threshold,
-                human_review=review,
-                reviewer=(reviewer or os.environ.get("USER")) if review else None,
-            )
+            context = ScanContext(confidence_threshold=threshold, review="interrupt" if review else "bucket")
             report = _run_graph(services, scan_input, context)
         except FindingRejected as exc:
             fail(f"Scan nicht gespeichert: {exc}")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, ConfigDict, Field
 
+from nodes.shared.review import ReviewMode, review_field
+
 CONFIDENCE_THRESHOLD = 0.70
 CLAUSES_PER_CHUNK = 5
 
@@ -16,10 +18,7 @@ class ScanContext(BaseModel):
         CONFIDENCE_THRESHOLD, ge=0.0, le=1.0, description="Findings below it go to the human-review bucket."
     )
     chunk_chars: int = Field(1000, ge=300, le=8000, description="Longest chunk sent to the model, in characters.")
-    human_review: bool = Field(False, description="Pause for a reviewer (interrupt) when the bucket is not empty.")
-    reviewer: str | None = Field(
-        None, max_length=200, description="Who decides in the review; stored with each finding they decide."
-    )
+    review: ReviewMode = review_field()
 
 
 def context_of(runtime: Runtime[ScanContext]) -> ScanContext:

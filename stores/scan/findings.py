@@ -76,11 +76,20 @@ def rejection_reason(exc: IntegrityError) -> str:
 
 
 class FindingStore:
-    """Findings on one database, sealed and checked with one installation's audit trail (key, head file)."""
+    """Findings on one database, sealed and verified with one installation's audit trail (key, head file).
 
-    def __init__(self, database: Database, *, trail: AuditTrail) -> None:
+    Without a trail the store only judges quotes (``check_quotes``); sealing and verifying need the key.
+    """
+
+    def __init__(self, database: Database, *, trail: AuditTrail | None = None) -> None:
         self._db = database
-        self._trail = trail
+        self._given_trail = trail
+
+    @property
+    def _trail(self) -> AuditTrail:
+        if self._given_trail is None:
+            raise TypeError("FindingStore without an AuditTrail cannot seal or verify scans")
+        return self._given_trail
 
     def check_quotes(
         self, *, document_id: str, catalog_version_id: int, candidates: list[QuoteCandidate]

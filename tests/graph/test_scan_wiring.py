@@ -44,7 +44,7 @@ def test_topology() -> None:
 
 def test_context_schema_holds_only_run_settings() -> None:
     properties = graph.get_context_jsonschema()["properties"]  # type: ignore[index]
-    assert set(properties) == {"confidence_threshold", "chunk_chars", "human_review"}
+    assert set(properties) == {"confidence_threshold", "chunk_chars", "review"}
     assert properties["confidence_threshold"]["default"] == 0.7
 
 

@@ -1,7 +1,8 @@
 -- The application connects as a role that owns nothing: it cannot drop or disable triggers, cannot
 -- TRUNCATE and cannot switch session_replication_role (superusers only). The schema owner runs the
 -- migrations and then, after every migration, SELECT grant_application_role('belegt_app');
--- Audit tables get SELECT and INSERT only (scorecard_audit also the owner-decision columns); every other
+-- Audit tables (review_decisions too, once 0010 made it) get SELECT and INSERT only (scorecard_audit also the
+-- owner-decision columns); every other
 -- table the four data privileges; sequences USAGE and SELECT. Triggers (0003, 0008) still apply on top.
 -- (No percent signs in this file: psycopg reads them as placeholders.)
 
@@ -10,7 +11,7 @@ CREATE FUNCTION grant_application_role(role_name text) RETURNS void
 DECLARE
     audit_tables text[] := ARRAY[
         'catalog_versions', 'requirements', 'documents', 'document_pages', 'scans', 'findings',
-        'scorecard_audit', 'schema_migrations'
+        'scorecard_audit', 'review_decisions', 'schema_migrations'
     ];
     entry record;
 BEGIN
