@@ -2,8 +2,8 @@
 -- TRUNCATE and cannot switch session_replication_role (superusers only). The schema owner runs the
 -- migrations and then, after every migration, SELECT grant_application_role('belegt_app');
 -- Audit tables (review_decisions too, once 0010 made it) get SELECT and INSERT only (scorecard_audit also the
--- owner-decision columns); every other
--- table the four data privileges; sequences USAGE and SELECT. Triggers (0003, 0008) still apply on top.
+-- owner-decision columns); every other table the four data privileges; sequences USAGE and SELECT.
+-- Triggers (0003, 0008) still apply on top.
 -- (No percent signs in this file: psycopg reads them as placeholders.)
 
 CREATE FUNCTION grant_application_role(role_name text) RETURNS void
