@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import Literal
 
 from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.exc import ProgrammingError
 
 Dialect = Literal["sqlite", "postgresql"]
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+INSUFFICIENT_PRIVILEGE = "42501"  # SQLSTATE of "permission denied"
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,11 @@ def open_database(url: str, *, migrate: bool = True) -> Database:
         event.listen(engine, "connect", _sqlite_pragmas)
     database = Database(engine=engine, dialect=dialect)
     if migrate:
-        apply_migrations(database)
+        try:
+            apply_migrations(database)
+        except Exception:
+            database.dispose()
+            raise
     return database
 
 
@@ -103,6 +109,17 @@ def _read_versions(connection: Connection, dialect: Dialect) -> set[int]:
     return set(connection.execute(text("SELECT version FROM schema_migrations")).scalars())
 
 
+class MigrationsPending(RuntimeError):
+    """Migrations are due, but the connected role may not change the schema (the application role)."""
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(
+            f"{len(names)} Migration(en) ausstehend ({', '.join(names)}), aber diese Datenbankrolle darf das Schema "
+            "nicht ändern: bitte als Schema-Eigentümer migrieren (etwa `belegt check` mit dessen "
+            "BELEGT_DATABASE_URL) und danach grant_application_role(…) aufrufen."
+        )
+
+
 def apply_migrations(database: Database) -> list[str]:
     """Apply the pending migrations and return their names; safe when several processes start at once.
 
@@ -114,7 +131,12 @@ def apply_migrations(database: Database) -> list[str]:
     if not pending:
         return []
     if database.dialect == "postgresql":
-        return _migrate_postgresql(database)
+        try:
+            return _migrate_postgresql(database)
+        except ProgrammingError as exc:
+            if getattr(exc.orig, "sqlstate", None) == INSUFFICIENT_PRIVILEGE:
+                raise MigrationsPending([name for _, name, _ in pending]) from None
+            raise
     return _migrate_sqlite(database)
 
 

@@ -8,6 +8,7 @@ from multiprocessing.synchronize import Barrier
 import pytest
 from sqlalchemy import text
 
+from stores.sql import engine
 from stores.sql.engine import available_migrations, open_database
 
 PROCESSES = 8
@@ -58,3 +59,15 @@ def test_eight_first_starts_on_empty_postgresql(empty_postgres_url: str) -> None
     outcomes = _start_concurrently(empty_postgres_url)
     assert outcomes == ["ok"] * PROCESSES
     _assert_migrated_once(empty_postgres_url)
+
+
+@pytest.mark.postgres
+def test_pending_migrations_under_the_application_role_say_what_to_do(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The application role owns nothing: a due migration is a clear error, not a half-applied schema."""
+    due = (9999, "9999_due_later.sql", "CREATE TABLE due_later (id integer);")
+    real = engine.available_migrations
+    monkeypatch.setattr(engine, "available_migrations", lambda dialect: [*real(dialect), due])
+    with pytest.raises(engine.MigrationsPending, match="1 Migration\\(en\\) ausstehend \\(9999_due_later.sql\\)"):
+        open_database(postgres_url)
