@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from nodes.shared.text import split_sentences
-from stores.ingest.screening import instruction_sentences
+from stores.ingest.screening import instruction_reason, instruction_sentences
 from stores.kb.models import Hit
 
 
@@ -29,10 +29,16 @@ class WithheldText(BaseModel):
 
 
 def withhold_instructions(hits: Sequence[Hit]) -> tuple[list[Hit], list[WithheldText]]:
-    """Blocks cut before their first instruction-like sentence (a block left empty is dropped)."""
+    """Blocks cut before their first instruction-like sentence (a block left empty is dropped); a block whose
+    title or section reads like an instruction is withheld whole, since its header reaches the prompt too."""
     kept: list[Hit] = []
     withheld: list[WithheldText] = []
     for hit in hits:
+        header_reason = instruction_reason(hit.title) or instruction_reason(hit.section)
+        if header_reason is not None:
+            text = f"{hit.title} · {hit.section}\n{hit.text}"
+            withheld.append(WithheldText(entry_id=hit.entry_id, reason=header_reason, text=text))
+            continue
         sentences = split_sentences(hit.text)
         verdicts = instruction_sentences(sentences)
         first = next(((i, verdict) for i, verdict in enumerate(verdicts) if verdict is not None), None)
