@@ -243,3 +243,22 @@ def test_a_missing_or_contradicting_chain_head_fails_verification(world: dict[st
     heads.append("scan-1", "f" * 64, 2)
     verdict = FindingStore(world["db"], trail=AuditTrail(key=AUDIT_KEY, heads=heads)).verify(original)
     assert verdict.differences == ("Kettenkopf-Datei: 2 verschiedene Audit-Hashes für denselben Scan",)
+
+
+def test_a_finding_forged_into_a_stored_scan_does_not_verify(world: dict[str, Any]) -> None:
+    """INSERT stays allowed (scans are written through it); a forged row cannot carry a hash that verifies."""
+    original = _save(world)
+    with world["db"].transaction() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO findings (scan_id, position, requirement_id, chunk_id, page_number, exact_quote,"
+                " finding_text, proposed_severity, severity, bucket, confidence, human_reviewed, reviewed_by,"
+                " finding_hash) SELECT scan_id, 3, requirement_id, 'c9', page_number, exact_quote, 'erfunden',"
+                " 'MAJOR', 'MAJOR', 'report', 1.0, :reviewed, 'eva', :hash FROM findings WHERE position = 1"
+            ),
+            {"reviewed": True, "hash": "f" * 64},
+        )
+    verdict = FindingStore(world["db"], trail=TRAIL).verify(original)
+    assert not verdict.valid
+    assert "Datenbank: Befund an Stelle 3 passt nicht mehr zu seinem Hash (verändert)" in verdict.differences
+    assert "Anzahl der Befunde: Bericht 2 ≠ Datenbank 3" in verdict.differences
