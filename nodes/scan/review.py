@@ -153,14 +153,9 @@ def review_findings(state: ScanState, runtime: Runtime[ScanContext], *, services
             continue
         draft = finding.draft
         view = FindingUnderReview(
-            stable_id=draft.clause.stable_id,
+            **finding.quoted(),
             title=draft.clause.title,
             requirement_text=draft.clause.requirement_text,
-            page_number=draft.page_number,
-            exact_quote=draft.exact_quote,
-            finding_text=draft.finding_text,
-            proposed_severity=finding.proposed_severity,
-            confidence=finding.confidence,
             threshold=context_of(runtime).confidence_threshold,
             critic_note=finding.critic_note,
         )

@@ -42,16 +42,11 @@ def store_findings(state: ScanState, runtime: Runtime[ScanContext], *, services:
     )
     records = [
         FindingRecord(
+            **finding.quoted(),
             requirement_id=finding.draft.clause.requirement_id,
-            stable_id=finding.draft.clause.stable_id,
             chunk_id=finding.draft.chunk_id,
-            page_number=finding.draft.page_number,
-            exact_quote=finding.draft.exact_quote,
-            finding_text=finding.draft.finding_text,
-            proposed_severity=finding.proposed_severity,
             severity=finding.severity,
             bucket=finding.bucket,
-            confidence=finding.confidence,
             human_reviewed=finding.human_reviewed,
             reviewed_by=finding.reviewed_by,
         )
