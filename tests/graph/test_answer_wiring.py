@@ -32,6 +32,7 @@ EXPECTED_EDGES = {
     ("validate_answer", "withhold_answer"),
     ("regenerate_answer", "validate_answer"),
     ("critique_answer", "review_answer"),
+    ("critique_answer", "hold_for_review"),
     ("critique_answer", "finalize_answer"),
 }
 
