@@ -35,7 +35,10 @@ bench_app = typer.Typer(help="Benchmarks, die Kennzahlen ausgeben (mit --json ma
 @eval_app.command("eval")
 def run_evals(
     suite: Annotated[
-        str, typer.Argument(help="retrieval, refusal, grounding, invariants, critic, scorecard, scan oder all.")
+        str,
+        typer.Argument(
+            help="retrieval, refusal, grounding, invariants, critic, scorecard, scan, law_answers, demo_answers, all."
+        ),
     ],
     data_dir: Annotated[
         Path | None, typer.Option("--data-dir", help="Ordner der Eval-Daten; Vorgabe ../shared/data neben dem Repo.")
@@ -49,6 +52,9 @@ def run_evals(
     limit: Annotated[
         int | None, typer.Option("--limit", help="Höchstens so viele Beispiele je Suite (invariants: Modellausgaben).")
     ] = None,
+    split: Annotated[
+        str, typer.Option("--split", help="Fragensätze: dev (zum Abstimmen) oder report (für Berichte).")
+    ] = "report",
     out: Annotated[Path | None, typer.Option("--out", help="Ergebnisordner; Vorgabe evals/results.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Ergebnisse als JSON auf stdout ausgeben.")] = False,
 ) -> None:
@@ -59,7 +65,9 @@ def run_evals(
 
     try:
         suites = select_suites(suite)
-        settings = build_settings(provider=provider, data_dir=data_dir, out=out, strictness=strictness, limit=limit)
+        settings = build_settings(
+            provider=provider, data_dir=data_dir, out=out, strictness=strictness, limit=limit, split=split
+        )
     except (ValueError, SettingsError, ProviderError) as exc:  # UnknownSuite is a ValueError
         fail(escape(str(exc)), code=2)
     try:

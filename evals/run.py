@@ -1,6 +1,7 @@
 """The offline eval runner: suite registry, data checks, progress with ETA, reports, baseline comparison.
 
-    belegt eval SUITE|all [--data-dir DIR] [--provider P] [--strictness N] [--limit N] [--out DIR] [--json]
+    belegt eval SUITE|all [--data-dir DIR] [--provider P] [--strictness N] [--limit N] [--split dev|report]
+                          [--out DIR] [--json]
 
 Each suite run writes ``report.json``, ``report.md`` and its plots to ``<out>/<suite>/<UTC timestamp>/``.
 The exit code is 1 when a metric misses its baseline (``evals/baselines.json``), 0 otherwise; a suite
@@ -36,8 +37,8 @@ from evals.baselines import Profile, compare, load_baselines
 from evals.bench.data import BenchmarkDataError
 from evals.datasets import DatasetError
 from evals.report import run_folder, table_json, write_report
-from evals.suite import REPO_ROOT, Counter, RunSettings, Suite, SuiteContext
-from evals.suites import critic, grounding, invariants, refusal, retrieval, scan, scorecard
+from evals.suite import REPO_ROOT, Counter, RunSettings, Split, Suite, SuiteContext
+from evals.suites import critic, grounding, invariants, questions, refusal, retrieval, scan, scorecard
 from graphs.settings import load_settings
 from nodes.settings import ProviderName
 from nodes.shared.llm import probe_provider
@@ -55,6 +56,8 @@ SUITES: dict[str, Suite] = {
         critic.SUITE,
         scorecard.SUITE,
         scan.SUITE,
+        questions.LAW_SUITE,
+        questions.DEMO_SUITE,
     )
 }
 
@@ -255,12 +258,15 @@ def build_settings(
     out: Path | None,
     strictness: int | None,
     limit: int | None,
+    split: str = "report",
 ) -> RunSettings:
     """Run settings over the environment's settings; raises SettingsError, ValueError or ProviderError (unreachable)."""
     if provider not in get_args(ProviderName):
         raise ValueError(f"Unbekannter Anbieter „{provider}“; möglich: {', '.join(get_args(ProviderName))}.")
     if strictness is not None and not 1 <= strictness <= 5:
         raise ValueError(f"--strictness muss zwischen 1 und 5 liegen (war {strictness}).")
+    if split not in get_args(Split):
+        raise ValueError(f"--split muss dev oder report sein (war „{split}“).")
     if limit is not None and limit < 1:
         raise ValueError(f"--limit muss mindestens 1 sein (war {limit}).")
     app = load_settings()
@@ -273,4 +279,5 @@ def build_settings(
         out=out if out is not None else DEFAULT_OUT,
         strictness=strictness,
         limit=limit,
+        split=cast(Split, split),
     )

@@ -34,6 +34,7 @@ from evals.bench.data import (
 )
 from evals.datasets.questions import LAW_ID_PATTERN, LAW_MAPPING
 from evals.evaluators import mean_scores
+from evals.evaluators.calibration import roc_auc
 from evals.evaluators.retrieval import RANKING_EVALUATORS
 from stores.ingest.kb import ingest_kb
 from stores.ingest.mapping import read_mapping_file
@@ -67,12 +68,6 @@ def latency_figures(seconds: Sequence[float]) -> dict[str, float]:
     ordered = sorted(seconds)
     p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
     return {"p50_ms": round(statistics.median(ordered) * 1000, 1), "p95_ms": round(p95 * 1000, 1)}
-
-
-def roc_auc(positives: Sequence[float], negatives: Sequence[float]) -> float:
-    """Probability that a random positive scores above a random negative (ties count half)."""
-    wins = sum((p > n) + 0.5 * (p == n) for p in positives for n in negatives)
-    return round(wins / (len(positives) * len(negatives)), 4)
 
 
 def threshold_rates(positives: Sequence[float], negatives: Sequence[float]) -> dict[str, dict[str, float]]:
