@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -94,6 +95,15 @@ class StoreSettings(ProviderEndpoints):
     def _known_database(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("sqlite://", "postgresql://", "postgresql+psycopg://")):
             raise ValueError("muss mit sqlite:// oder postgresql:// beginnen")
+        return value
+
+    @field_validator("kb_id_pattern")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"kein gültiger regulärer Ausdruck ({exc})") from None
         return value
 
     @property

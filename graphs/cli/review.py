@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Coroutine
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import httpx
 import typer
-from langgraph_sdk import get_client
-from rich.markdown import Markdown
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
 from graphs.cli.runtime import console, database_or_exit, errors, fail, settings_or_exit
-from graphs.review.inbox import ReviewInbox
-from graphs.review.items import EDITABLE, GRAPH_TITLES, DecisionOutcome, ItemNotFound, ReviewItem
-from graphs.review.served import ServedReviews
-from nodes.shared.review import ReviewerDecision, human_response
-from stores.sql.reviews import AlreadyDecided, GraphName
+from graphs.review.items import GRAPH_TITLES
+from stores.sql.reviews import GraphName
+
+if TYPE_CHECKING:
+    from graphs.review.items import DecisionOutcome, ReviewItem
 
 app = typer.Typer(
     help="Prüfablage: offene Antworten, Befunde und Freigaben ansehen und entscheiden.", no_args_is_help=True
@@ -36,6 +32,16 @@ ReviewerOption = Annotated[str, typer.Option("--reviewer", help="Wer entscheidet
 
 def _run(server: str | None, work: Any) -> Any:
     """Open the inbox (database, and the served API when ``server`` is given) and run ``work(inbox)``."""
+    import asyncio
+
+    import httpx
+    from langgraph_sdk import get_client
+
+    from graphs.review.inbox import ReviewInbox
+    from graphs.review.items import ItemNotFound
+    from graphs.review.served import ServedReviews
+    from stores.sql.reviews import AlreadyDecided
+
     database = database_or_exit(settings_or_exit())
     served = ServedReviews(get_client(url=server)) if server else None
 
@@ -85,7 +91,7 @@ def show(
 @app.command("approve")
 def approve(item_id: Annotated[str, typer.Argument()], reviewer: ReviewerOption, server: ServerOption = None) -> None:
     """Freigeben, wie vorgeschlagen."""
-    _decide(item_id, ReviewerDecision(action="approve"), reviewer, server)
+    _decide(item_id, {"action": "approve"}, reviewer, server)
 
 
 @app.command("reject")
@@ -96,7 +102,7 @@ def reject(
     server: ServerOption = None,
 ) -> None:
     """Ablehnen (Antwort zurückhalten, Befund verwerfen, Inhalt nicht freigeben)."""
-    _decide(item_id, ReviewerDecision(action="reject", note=note), reviewer, server)
+    _decide(item_id, {"action": "reject", "note": note}, reviewer, server)
 
 
 @app.command("edit")
@@ -114,12 +120,16 @@ def edit(
     changes = {key: value for key, value in values.items() if value is not None}
     if not changes:
         fail("Nichts zu ändern: --answer (Antwort) oder --severity/--quote/--text (Befund) angeben.", code=2)
-    _decide(item_id, ReviewerDecision(action="edit", changes=changes), reviewer, server)
+    _decide(item_id, {"action": "edit", "changes": changes}, reviewer, server)
 
 
-def _decide(item_id: str, decision: ReviewerDecision, reviewer: str, server: str | None) -> None:
+def _decide(item_id: str, fields: dict[str, Any], reviewer: str, server: str | None) -> None:
+    """``fields``: a ReviewerDecision's action, note and changes (built here: the model loads on use)."""
+    from nodes.shared.review import ReviewerDecision
+
     if not reviewer.strip():
         fail("--reviewer darf nicht leer sein.", code=2)
+    decision = ReviewerDecision(**fields)
     outcome: DecisionOutcome = _run(server, lambda inbox: inbox.decide(item_id, decision, reviewer.strip()))
     if not outcome.carried_out:
         errors.print(f"[bold red]Abgelehnt:[/] {escape(item_id)} bleibt offen.")
@@ -130,11 +140,16 @@ def _decide(item_id: str, decision: ReviewerDecision, reviewer: str, server: str
 
 
 def print_request(request: dict[str, Any], *, title: str) -> None:
+    from rich.markdown import Markdown
+
     console.print(Panel(Markdown(request.get("description") or ""), title=escape(title)))
 
 
 def prompt_response(request: dict[str, Any], graph: GraphName, reviewer: str | None = None) -> dict[str, Any]:
     """Ask at the terminal how to answer a review request of a running graph; returns the ``HumanResponse``."""
+    from graphs.review.items import EDITABLE
+    from nodes.shared.review import ReviewerDecision, human_response
+
     print_request(request, title=f"Prüfung · {GRAPH_TITLES[graph]}")
     args = request["action_request"]["args"]
     editable = EDITABLE[graph] if request["config"]["allow_edit"] else ()

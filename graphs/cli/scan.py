@@ -7,34 +7,22 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.types import Command
-from pydantic import ValidationError
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from graphs.cli.review import prompt_response
-from graphs.cli.runtime import console, database_or_exit, errors, fail, settings_or_exit
-from graphs.resources import AppResources, ScanResources
-from graphs.scan import build_scan_graph
+from graphs.cli.runtime import console, database_or_exit, errors, fail, progress_bar, settings_or_exit
 from graphs.settings import Settings
-from nodes.scan.context import CONFIDENCE_THRESHOLD, ScanContext
-from nodes.scan.models import model_ids
-from nodes.scan.report import render_html, render_markdown
-from nodes.scan.services import NoScanModel
-from nodes.scan.state import ScanInput, ScanReport
-from nodes.shared.llm import ProviderError
-from stores.ingest.catalog import CatalogFileError, import_catalog
-from stores.ingest.documents import DEFAULT_MAX_PAGES, DocumentError, read_document
-from stores.scan.catalog import CatalogStore, CatalogVersion, CatalogVersionNotFound, NoCatalog
-from stores.scan.documents import DocumentStore
-from stores.scan.findings import FindingRejected, FindingStore
-from stores.sql.engine import Database
-from stores.vector.embedders import EmbedderUnavailable
+from nodes.scan.context import CONFIDENCE_THRESHOLD
+from stores.ingest.documents import DEFAULT_MAX_PAGES
+
+if TYPE_CHECKING:
+    from graphs.resources import AppResources, ScanResources
+    from nodes.scan.context import ScanContext
+    from nodes.scan.state import ScanInput, ScanReport
+    from stores.scan.catalog import CatalogVersion
+    from stores.sql.engine import Database
 
 app = typer.Typer(help="Dokumente gegen einen versionierten Anforderungskatalog prüfen.")
 catalog_app = typer.Typer(help="Anforderungskataloge importieren (jede Datei wird eine neue Version).")
@@ -44,6 +32,9 @@ app.add_typer(catalog_app, name="catalog", no_args_is_help=True)
 @contextmanager
 def _resources(settings: Settings) -> Iterator[AppResources]:
     """This command's resources, closed afterwards (Qdrant local mode locks its folder)."""
+    from graphs.resources import AppResources
+    from stores.vector.embedders import EmbedderUnavailable
+
     resources = AppResources(settings)
     try:
         yield resources
@@ -55,12 +46,15 @@ def _resources(settings: Settings) -> Iterator[AppResources]:
 
 @catalog_app.command("import")
 def import_command(
-    file: Annotated[Path, typer.Argument(help="Katalog als .jsonl, .yaml oder .yml.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Katalog als .jsonl, .yaml oder .yml.")],
     name: Annotated[
         str | None, typer.Option(help="Name der Version; Standard: 'name' in der Datei oder Dateiname.")
     ] = None,
 ) -> None:
     """Einen Katalog als neue Version importieren und indexieren; frühere Versionen bleiben abfragbar."""
+    from stores.ingest.catalog import CatalogFileError, import_catalog
+    from stores.scan.catalog import CatalogStore
+
     settings = settings_or_exit()
     database = database_or_exit(settings)
     try:
@@ -77,6 +71,8 @@ def import_command(
 @catalog_app.command("list")
 def list_command() -> None:
     """Alle Katalogversionen zeigen."""
+    from stores.scan.catalog import CatalogStore
+
     settings = settings_or_exit()
     table = Table("Version", "Name", "Datei", "Anforderungen", "aktiv", "importiert")
     for version in CatalogStore(database_or_exit(settings)).list_versions():
@@ -92,6 +88,8 @@ def list_command() -> None:
 
 
 def _catalog_version(database: Database, version_id: int | None) -> CatalogVersion:
+    from stores.scan.catalog import CatalogStore, CatalogVersionNotFound, NoCatalog
+
     catalogs = CatalogStore(database)
     try:
         version = catalogs.get_version(version_id) if version_id is not None else catalogs.latest_version()
@@ -104,13 +102,19 @@ def _catalog_version(database: Database, version_id: int | None) -> CatalogVersi
 
 def _run_graph(services: ScanResources, scan_input: ScanInput, context: ScanContext) -> ScanReport:
     """Run the scan with a progress bar on stderr; on a review interrupt, ask about each uncertain finding."""
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.types import Command
+
+    from graphs.cli.review import prompt_response
+    from graphs.scan import build_scan_graph
+
     graph = build_scan_graph(services).compile(checkpointer=InMemorySaver(), name="scan")
     config: RunnableConfig = {"configurable": {"thread_id": scan_input["scan_id"]}}
     command: ScanInput | Command[Any] = scan_input
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     while True:
         pending: list[Any] = []
-        with Progress(*columns, console=errors, transient=True) as progress:
+        with progress_bar(errors) as progress:
             task = progress.add_task("Dokument vorbereiten", total=None)
             for update in graph.stream(command, config, context=context, stream_mode="updates"):
                 for node, values in update.items():
@@ -131,6 +135,8 @@ def _run_graph(services: ScanResources, scan_input: ScanInput, context: ScanCont
 
 
 def _write_reports(report: ScanReport, folder: Path) -> list[Path]:
+    from nodes.scan.report import render_html, render_markdown
+
     folder.mkdir(parents=True, exist_ok=True)
     paths = [folder / f"{report.scan_id}.{suffix}" for suffix in ("json", "md", "html")]
     paths[0].write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
@@ -141,7 +147,7 @@ def _write_reports(report: ScanReport, folder: Path) -> list[Path]:
 
 @app.command("scan")
 def scan(
-    file: Annotated[Path, typer.Argument(help="Zu prüfendes Dokument: .pdf, .md oder .txt.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Zu prüfendes Dokument: .pdf, .md oder .txt.")],
     catalog_version: Annotated[
         int | None, typer.Option("--catalog-version", help="Katalogversion; Standard: die neueste.")
     ] = None,
@@ -157,6 +163,16 @@ def scan(
     review: Annotated[bool, typer.Option("--review", help="Unsichere Befunde gleich hier entscheiden.")] = False,
 ) -> None:
     """Ein Dokument gegen den Katalog prüfen: belegte Befunde, Kritik, Konfidenz-Routing, Audit-Hash."""
+    from graphs.resources import ScanResources
+    from nodes.scan.context import ScanContext
+    from nodes.scan.models import model_ids
+    from nodes.scan.services import NoScanModel
+    from nodes.scan.state import ScanInput
+    from nodes.shared.llm import ProviderError
+    from stores.ingest.documents import DocumentError, read_document
+    from stores.scan.documents import DocumentStore
+    from stores.scan.findings import FindingRejected
+
     settings = settings_or_exit()
     with _resources(settings) as resources:
         services = ScanResources(resources)
@@ -217,6 +233,11 @@ def verify(
     ] = None,
 ) -> None:
     """Den Audit-Hash eines Berichts aus Datenbank und Bericht nachrechnen: 'valid' oder was abweicht."""
+    from pydantic import ValidationError
+
+    from nodes.scan.state import ScanReport
+    from stores.scan.findings import FindingStore
+
     settings = settings_or_exit()
     try:
         report = ScanReport.model_validate_json(report_file.read_text(encoding="utf-8"))

@@ -39,7 +39,7 @@ OUTPUT_KEYS = (
 
 
 def finalize_answer(state: AnswerState, *, services: AnswerServices) -> dict[str, Any]:
-    latency_ms = round((time.perf_counter() - state["started_at"]) * 1000)
+    latency_ms = round((time.time() - state["started_at"]) * 1000)
     if state.get("error"):
         output: dict[str, Any] = {
             "answer": state["error"],

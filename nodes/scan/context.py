@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from langgraph.runtime import Runtime
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from nodes.shared.review import ReviewMode, review_field
+
+if TYPE_CHECKING:
+    from langgraph.runtime import Runtime
 
 CONFIDENCE_THRESHOLD = 0.70
 CLAUSES_PER_CHUNK = 5

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
-from langgraph.types import interrupt
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from typing_extensions import TypedDict
 
@@ -129,6 +128,8 @@ def decide(request_for: Callable[[list[str]], HumanInterrupt], carry_out: Callab
 
     An answer that does not fit is no error: the reviewer is asked again, with the problems named.
     """
+    from langgraph.types import interrupt  # on use: the CLI imports this module's types for its options
+
     problems: list[str] = []
     while True:
         try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from nodes.shared.scripted_llm import ScriptedChatModel
 from stores.scan.catalog import CatalogStore
 from stores.scan.clause_index import ClauseIndex
 from stores.settings import StoreSettings
-from stores.sql.engine import Database, open_database
+from stores.sql.engine import Database
 from tests.scan_support import (
     ScanEnv,
     allowed_ids,
@@ -38,10 +38,8 @@ QUOTE = "Sensitivität: 96,4 %"
 
 
 @pytest.fixture
-def database(sqlite_url: str) -> Iterator[Database]:
-    db = open_database(sqlite_url)
-    yield db
-    db.dispose()
+def database_url(sqlite_url: str) -> str:
+    return sqlite_url  # model answers, not SQL dialects: the conftest database on SQLite only
 
 
 def _env(database: Database, tmp_path: Path, content: str = ONE_PAGE) -> ScanEnv:

@@ -1,4 +1,4 @@
-"""The exported ``scan`` graph: topology, context schema, retry policies and the no-LLM stop."""
+"""The exported ``scan`` graph: context schema, retry policies and the no-LLM stop (edges: test_topology.py)."""
 
 from __future__ import annotations
 
@@ -20,26 +20,6 @@ def _fresh_resources() -> Iterator[None]:
     app_resources().close()
     yield
     app_resources().close()
-
-
-def test_topology() -> None:
-    edges = {(e.source, e.target, e.conditional) for e in graph.get_graph().edges}
-    assert edges == {
-        ("__start__", "check_models", False),
-        ("check_models", "prepare_catalog", False),
-        ("prepare_catalog", "chunk_pages", False),
-        ("chunk_pages", "retrieve_clauses", False),
-        ("retrieve_clauses", "record_findings", True),
-        ("record_findings", "verify_quotes", False),
-        ("verify_quotes", "critique_finding", True),
-        ("verify_quotes", "assign_buckets", True),
-        ("critique_finding", "assign_buckets", False),
-        ("assign_buckets", "review_findings", True),
-        ("assign_buckets", "store_findings", True),
-        ("review_findings", "store_findings", False),
-        ("store_findings", "write_report", False),
-        ("write_report", "__end__", False),
-    }
 
 
 def test_context_schema_holds_only_run_settings() -> None:

@@ -30,13 +30,18 @@ def _import_demo() -> None:
         assert result.exit_code == 0, result.output
 
 
-def test_import_stores_versions_and_shows_maturity() -> None:
+def test_import_stores_versions_and_shows_maturity(tmp_path: Path) -> None:
     result = runner.invoke(cli, ["brand", "import", str(DEMO_DIR / "kantwerk-1.0.0.yaml")])
     assert result.exit_code == 0, result.output
     assert "DNA kantwerk 1.0.0 gespeichert." in result.output
     assert "DNA-Reifegrad 98/100" in result.output and "TONE-DO-004" in result.output
     again = runner.invoke(cli, ["brand", "import", str(DEMO_DIR / "kantwerk-1.0.0.yaml")])
-    assert again.exit_code == 1 and "ist schon gespeichert" in again.output
+    assert again.exit_code == 0 and "war schon mit gleichem Inhalt gespeichert" in again.output
+    changed = tmp_path / "kantwerk-1.0.0.yaml"
+    source = (DEMO_DIR / "kantwerk-1.0.0.yaml").read_text(encoding="utf-8")
+    changed.write_text(source.replace("brand_id: kantwerk", "brand_id: kantwerk\nchange_note: anders", 1), "utf-8")
+    conflict = runner.invoke(cli, ["brand", "import", str(changed)])
+    assert conflict.exit_code == 1 and "schon mit anderem Inhalt gespeichert" in conflict.output
     newer = runner.invoke(cli, ["brand", "import", str(DEMO_DIR / "kantwerk-1.1.0.yaml")])
     assert "DNA kantwerk 1.1.0 gespeichert, Änderung: methodical." in newer.output
 
