@@ -141,14 +141,9 @@ def review_findings(state: ScanState, *, services: ScanServices) -> dict[str, An
             continue
         draft = finding.draft
         view = FindingUnderReview(
-            stable_id=draft.clause.stable_id,
+            **finding.quoted(),
             title=draft.clause.title,
             requirement_text=draft.clause.requirement_text,
-            page_number=draft.page_number,
-            exact_quote=draft.exact_quote,
-            finding_text=draft.finding_text,
-            proposed_severity=finding.proposed_severity,
-            confidence=finding.confidence,
             threshold=state["confidence_threshold"],
             critic_note=finding.critic_note,
         )

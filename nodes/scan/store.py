@@ -38,16 +38,11 @@ def store_findings(state: ScanState, *, services: ScanServices) -> dict[str, Any
     )
     records = [
         FindingRecord(
+            **finding.quoted(),
             requirement_id=finding.draft.clause.requirement_id,
-            stable_id=finding.draft.clause.stable_id,
             chunk_id=finding.draft.chunk_id,
-            page_number=finding.draft.page_number,
-            exact_quote=finding.draft.exact_quote,
-            finding_text=finding.draft.finding_text,
-            proposed_severity=finding.proposed_severity,
             severity=finding.severity,
             bucket=finding.bucket,
-            confidence=finding.confidence,
             human_reviewed=finding.human_reviewed,
         )
         for finding in report_order(state.get("routed", []))

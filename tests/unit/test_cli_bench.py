@@ -93,7 +93,7 @@ def test_bench_retrieval_prints_one_json_object(data: Path, monkeypatch: pytest.
     cli.command("other")(lambda: None)  # keeps 'retrieval' a sub-command
     result = CliRunner().invoke(cli, ["retrieval", "--data", str(data), "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)  # progress lines go to stderr
     assert report["dataset"] == "xquad_de"
     assert set(report["methods"]) == {"bm25_baseline", "sparse"}  # no dense without an embedder
     for figures in report["methods"].values():
