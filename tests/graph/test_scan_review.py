@@ -150,3 +150,16 @@ def test_a_kept_finding_without_a_named_reviewer_is_asked_again(env: ScanEnv) ->
     graph.invoke(Command(resume=_edit(reviewer=None, severity="MINOR")), config, context=context)
     assert _pending_request(graph, config)["action_request"]["args"]["violations"] == [REVIEWER_MISSING]
     assert _count(env.database, "findings") == 0
+
+
+def test_a_resumed_review_keeps_the_threshold_the_buckets_were_assigned_with(env: ScanEnv) -> None:
+    graph = scan_graph(env, reviewer(*ISSUES), critic(DOUBTFUL))
+    config: RunnableConfig = {"configurable": {"thread_id": "threshold"}}
+    graph.invoke(scan_input(env), config, context=ScanContext(review="interrupt", confidence_threshold=0.62))
+    assert _pending_request(graph, config)["action_request"]["args"]["reason"].startswith(
+        "Konfidenz 0.60 liegt unter der Schwelle 0.62."
+    )
+    accepted = [{"type": "accept", "args": None, "reviewer": "eva"}]
+    report = graph.invoke(Command(resume=accepted), config)["report"]  # no context
+    assert report.confidence_threshold == 0.62 and report.counts.major + report.counts.minor == 3
+    assert FindingStore(env.database, trail=TRAIL).verify(report.audit_record()).valid
