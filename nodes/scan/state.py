@@ -129,6 +129,7 @@ class RoutedFinding(BaseModel):
     confidence: float
     critic_note: str
     human_reviewed: bool = False
+    reviewed_by: str | None = None
 
     def quoted(self) -> dict[str, Any]:
         """What every view of the finding shows: clause, page, quote, text, proposed severity, confidence."""
@@ -249,6 +250,7 @@ class ScanState(ScanInput, total=False):
     rejected_quotes: list[RejectedQuote]
     critiques: Annotated[list[Critique], operator.add]
     routed: list[RoutedFinding]
+    confidence_threshold: float  # as the buckets were assigned; later nodes must not read a resume's context
     dismissed: list[RoutedFinding]
     audit: AuditRecord
     report: ScanReport

@@ -114,8 +114,17 @@ BAD_SETTINGS = {
     "server_min_confidence_threshold": ("BELEGT_SERVER_MIN_CONFIDENCE_THRESHOLD", "2"),
     "server_rate_limit_per_minute": ("BELEGT_SERVER_RATE_LIMIT_PER_MINUTE", "0"),
     "server_rate_limit_burst": ("BELEGT_SERVER_RATE_LIMIT_BURST", "viele"),
+    "audit_key": ("BELEGT_AUDIT_KEY", "zu-kurz-und-geheim"),
 }
-ANY_TEXT = {"ollama_model", "mistral_model", "data_dir", "qdrant_path", "qdrant_api_key", "embedding_model"}
+ANY_TEXT = {
+    "ollama_model",
+    "mistral_model",
+    "data_dir",
+    "qdrant_path",
+    "qdrant_api_key",
+    "embedding_model",
+    "audit_head_file",
+}
 ANY_TEXT |= {"server_host", "server_database_url", "redis_url", "server_cors_origins", "dev_api_key", "dev_bot"}
 ENTRY_POINT = Path(sys.executable).with_name("belegt")  # the console script `pip install -e .` writes
 
