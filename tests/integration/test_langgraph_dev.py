@@ -220,14 +220,14 @@ def test_paused_answer_is_edited_through_the_validator_and_released(
 ) -> None:
     critic = {"verdict": "partially", "confidence": 0.4, "reason": "Auszahlung steht nicht im Block."}
     fake_llm.queue("/api/chat", Reply(content=WEAK_CLAIM), Reply(content=json.dumps(critic)))
-    client = get_sync_client(url=server_url)
+    client = get_sync_client(url=server_url, api_key=DEV_KEY)
     thread_id = client.threads.create()["thread_id"]
     context = {"kb_id": KB_ID, "provider": "ollama", "review": "interrupt"}
     client.runs.wait(thread_id, "answer", input={"question": "Kann ich Urlaub auszahlen lassen?"}, context=context)
     database = open_database(StoreSettings(data_dir=data_dir).resolved_database_url)
 
     def inbox() -> ReviewInbox:
-        return ReviewInbox(database, ServedReviews(get_client(url=server_url)))
+        return ReviewInbox(database, ServedReviews(get_client(url=server_url, api_key=DEV_KEY)))
 
     (item,) = [i for i in asyncio.run(inbox().items(graph="answer")) if i.id == f"live:{thread_id}"]
     assert item.args["answer"] == WEAK_CLAIM and "Auszahlung steht nicht im Block." in item.description
