@@ -16,7 +16,7 @@ from evals.datasets import Behaviour
 from evals.evaluators import EvaluationResult, result
 from nodes.answer.validate import NON_OFFICIAL_MENTION
 from nodes.shared.citations import cited_ids, number_vocabulary, numbers_in, unsupported_numbers
-from nodes.shared.text import split_sentences
+from stores.text import sentence_texts
 
 CORRECTION_CUE = regex.compile(
     r"(?i)\b(?:stimmt\s+nicht|trifft\s+nicht\s+zu|nicht\s+(?:ganz\s+)?(?:korrekt|richtig|zutreffend)|falsch\w*|"
@@ -161,7 +161,7 @@ def behaviour_matches(
             checks = {"ausgeliefert": delivered(outputs), "⚠": "⚠" in body}
             checks["beide IDs"] = required <= set(outputs["citations"])
         case "clarify":
-            sentences = split_sentences(body)
+            sentences = sentence_texts(body)
             questions = [s for s in sentences if s.endswith("?")]
             asks_back = len(questions) == 1 and sentences[-1] == questions[0]
             checks = {"belegte Antwort": has_fact, "eine Rückfrage am Ende": asks_back}

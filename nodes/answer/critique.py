@@ -22,8 +22,8 @@ from nodes.answer.validate import NON_OFFICIAL_MENTION, is_factual, is_refusal
 from nodes.settings import ProviderName
 from nodes.shared.citations import cited_ids, unsupported_numbers, without_citations
 from nodes.shared.llm import ProviderError, provider_errors
-from nodes.shared.text import split_sentences
 from stores.kb.models import Hit, KBConflict
+from stores.text import split_sentences
 from stores.vector.analyzer import analyze
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ def critique_answer(state: AnswerState, runtime: Runtime[AnswerContext], *, serv
     if is_refusal(answer, policy):
         return {"claims": [], "confidence": 1.0, "refused": True, "verified": True}
     by_id = {hit.entry_id: hit for hit in state["context_blocks"]}
-    claims = [s for s in split_sentences(answer) if is_factual(s)]
+    claims = [s.text for s in split_sentences(answer) if is_factual(s.text)]  # verbatim, so removal finds them
     verdicts: list[ClaimVerdict] = []
     usage: NodeUsage | None = None
     for claim in claims:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from nodes.answer.prompts import CONFLICT_NOTICE, CONFLICT_SIDE, EXTRACTIVE_INTRO, NON_OFFICIAL_NOTICE
-from nodes.shared.text import split_sentences
 from stores.kb.models import Hit, KBConflict
+from stores.text import sentence_texts
 from stores.vector.analyzer import analyze
 
 MAX_BLOCKS = 3
@@ -45,7 +45,7 @@ def conflict_side_line(conflict: KBConflict, entry_id: str) -> str:
 
 def _best_sentences(text: str, question_terms: set[str]) -> tuple[int, list[str]]:
     """(best overlap with the question, the block's best sentences in their original order)."""
-    sentences = [s for s in split_sentences(text) if len(s) > 1]
+    sentences = [s for s in sentence_texts(text) if len(s) > 1]
     if not sentences:
         return 0, []
     overlap = [len(question_terms & set(analyze(s))) for s in sentences]

@@ -12,9 +12,9 @@ from nodes.answer.prompts import BRAND_RULE_BROKEN, BRAND_RULE_UNCHECKED
 from nodes.answer.state import AnswerState, ResolvedPolicy
 from nodes.scorecard.boundaries import find_boundary_violations
 from nodes.shared.citations import cited_ids, numbers_in, unsupported_numbers, without_citations
-from nodes.shared.text import split_sentences
 from stores.brand.models import Guardrails
 from stores.kb.models import Hit, KBConflict
+from stores.text import sentence_texts
 from stores.vector.analyzer import analyze
 
 MIN_FACTUAL_TERMS = 4
@@ -46,7 +46,7 @@ def is_refusal(answer: str, policy: ResolvedPolicy) -> bool:
         rest = rest.replace(sentence, " ")
     if rest == answer:
         return False
-    return not any(is_factual(s) for s in split_sentences(rest))
+    return not any(is_factual(s) for s in sentence_texts(rest))
 
 
 def find_violations(
@@ -63,7 +63,7 @@ def find_violations(
         violations.append(f"Zitierte IDs, die nicht im Kontext stehen: {', '.join(invented)}.")
     if is_refusal(answer, policy):
         return violations
-    sentences = split_sentences(answer)
+    sentences = sentence_texts(answer)
     uncited = [s for s in sentences if is_factual(s) and not cited_ids(s)]
     if not cited:
         violations.append("Die Antwort belegt keine Aussage mit einer ID.")

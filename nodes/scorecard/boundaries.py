@@ -17,9 +17,9 @@ from nodes.scorecard.claim_patterns import ClaimPatterns
 from nodes.scorecard.evidence import evidence_for
 from nodes.scorecard.quotes import QuotedSpans
 from nodes.scorecard.results import Evidence, Reason
-from nodes.scorecard.sentences import split_sentences
 from nodes.scorecard.terms import TermEntry, TermHit, TermMatcher, fold_case, fold_to_utf8
 from stores.brand.models import AllowedException, Guardrails
+from stores.text import split_sentences
 
 DEFAULT_REGEX_TIMEOUT_S = 0.25
 DEFAULT_TERM_FIX = "Streichen oder durch eine konkrete, belegbare Aussage ersetzen (Umfang, Ergebnis, Beispiel)."

@@ -14,12 +14,12 @@ from nodes.scorecard.judge import consult_judge
 from nodes.scorecard.judgements import IdentityJudgement
 from nodes.scorecard.prompts import IDENTITY_SYSTEM, IDENTITY_USER
 from nodes.scorecard.results import CriterionResult, Method, Reason, ReasonTemplate, Verdict
-from nodes.scorecard.sentences import Sentence, split_sentences
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.vectors import dna_passage_vectors, similarities
 from nodes.scorecard.verdicts import elapsed_ms
 from stores.brand.models import BrandDNA
+from stores.text import Sentence, split_sentences
 from stores.vector.embedders import Embedder
 
 RULE_TEXT = "Der Text ist kohärent mit dem Identitätskern der Marke"

@@ -14,12 +14,12 @@ from nodes.scorecard.judge import consult_judge
 from nodes.scorecard.judgements import PositioningJudgement
 from nodes.scorecard.prompts import POSITIONING_SYSTEM, POSITIONING_USER
 from nodes.scorecard.results import CriterionResult, Method, Reason, ReasonTemplate, Verdict
-from nodes.scorecard.sentences import Sentence, split_sentences
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.terms import TermEntry, TermMatcher
 from nodes.scorecard.verdicts import elapsed_ms, worse
 from nodes.scorecard.vocabulary import COMPARISON_MARKERS, LEVELING_PHRASES, REASON_MARKERS
+from stores.text import Sentence, split_sentences
 
 RULE_TEXT = "Der Text stärkt die Abgrenzung der Marke, statt sie zu nivellieren"
 LEVELING = ReasonTemplate("POS-001", RULE_TEXT, "K2", "Sagen, für wen und wofür die Marke da ist – und für wen nicht.")

@@ -14,12 +14,12 @@ from nodes.scorecard.judge import consult_judge
 from nodes.scorecard.judgements import ToneJudgement
 from nodes.scorecard.prompts import TONE_SYSTEM, TONE_USER
 from nodes.scorecard.results import CriterionResult, Reason, ReasonTemplate, Verdict
-from nodes.scorecard.sentences import split_sentences
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.tone import measure_tone
 from nodes.scorecard.verdicts import band, elapsed_ms, worse
 from stores.brand.models import ToneRule
+from stores.text import split_sentences
 
 JUDGED_TONE = ReasonTemplate("TONE-LLM-001", "Ton-Regeln der Marke (LLM-Richter)", "K3")
 

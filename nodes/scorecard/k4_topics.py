@@ -17,13 +17,13 @@ from langgraph.runtime import Runtime
 from nodes.scorecard.context import ScorecardContext
 from nodes.scorecard.evidence import evidence_for
 from nodes.scorecard.results import CriterionResult, Method, Reason, ReasonTemplate, Verdict
-from nodes.scorecard.sentences import split_sentences
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.terms import TermEntry, TermHit, TermMatcher
 from nodes.scorecard.vectors import dna_passage_vectors, similarities
 from nodes.scorecard.verdicts import elapsed_ms
 from stores.brand.models import Topic, TopicCorridor
+from stores.text import split_sentences
 from stores.vector.embedders import Embedder
 
 Group = Literal["core", "adjacent", "taboo"]

@@ -14,12 +14,12 @@ from nodes.scorecard.judge import consult_judge
 from nodes.scorecard.judgements import DecisionJudgement
 from nodes.scorecard.prompts import DECISION_SYSTEM, DECISION_USER
 from nodes.scorecard.results import CriterionResult, Reason, ReasonTemplate, Verdict
-from nodes.scorecard.sentences import Sentence, count_words, split_sentences
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.terms import TermEntry, TermMatcher
 from nodes.scorecard.verdicts import band, elapsed_ms, worse
 from nodes.scorecard.vocabulary import HEDGE_FORMS, HEDGE_LEMMAS
+from stores.text import Sentence, count_words, split_sentences
 
 HEDGING = ReasonTemplate(
     "DEC-001",

@@ -11,10 +11,10 @@ import regex
 
 from nodes.scorecard.results import Block, BlockMaturity, DnaMaturity
 from nodes.scorecard.ruleset_lint import lint_ruleset
-from nodes.scorecard.sentences import split_sentences
 from nodes.scorecard.terms import TermEntry, TermMatcher
 from nodes.scorecard.vocabulary import BENEFIT_PROMISES, MARKET_TERMS, SOFTENERS
 from stores.brand.models import BrandDNA, ToneRule
+from stores.text import split_sentences
 
 STANDARD_REFS: dict[Block, str] = {
     "identity_core": "Dok. 002 §3.1 – Gilt der Kern auch bei Produkt- oder Marktwechsel? (ohne Markt-/Nutzenbegriffe)",

@@ -18,10 +18,10 @@ from pydantic import BaseModel, ConfigDict
 from nodes.scorecard.evidence import evidence_for
 from nodes.scorecard.quotes import QuotedSpans
 from nodes.scorecard.results import Reason, Verdict
-from nodes.scorecard.sentences import Sentence, count_words, split_sentences
 from nodes.scorecard.terms import TermEntry, TermMatcher
 from nodes.scorecard.vocabulary import FILLER_WORDS, HYPE_WORDS, IRREGULAR_SUPERLATIVES, WERDEN_FORMS
 from stores.brand.models import ToneRules
+from stores.text import Sentence, count_words, split_sentences
 
 _TOKEN = regex.compile(r"\w+")
 _SUPERLATIVE_CANDIDATE = regex.compile(r"\b\p{Ll}\w+?(?:e?st)(?:e|en|er|es|em)\b")

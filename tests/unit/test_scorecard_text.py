@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from nodes.scorecard.evidence import locate_passage
 from nodes.scorecard.quotes import QuotedSpans
-from nodes.scorecard.sentences import count_words, sentence_at, split_sentences
 from nodes.scorecard.terms import TermEntry, TermMatcher, fold_case, inflections, spellings
+from stores.text import count_words, sentence_at, split_sentences
 
 
 @pytest.mark.parametrize(
