@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from nodes.answer.prompts import SOFT_HINT
 from nodes.answer.services import AnswerServices
 from nodes.answer.state import AnswerState, SourceRecord
 from nodes.shared.citations import cited_ids
@@ -62,7 +61,7 @@ def finalize_answer(state: AnswerState, *, services: AnswerServices) -> dict[str
         if state.get("low_score_action") == "disclaimer":
             notices.append(policy.disclaimer_message)
         elif state.get("low_score_action") == "soft_hint":
-            notices.append(SOFT_HINT)
+            notices.append(policy.voice.soft_hint)
         notices += [CAUTION_NOTES[flag] for flag in flags if flag != "pii"]
     if "pii" in flags:
         answer = redact_pii(answer)

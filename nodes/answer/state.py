@@ -8,6 +8,7 @@ from typing_extensions import TypedDict
 
 from nodes.settings import ProviderName
 from nodes.shared.strictness import GuardrailCategory, LowScoreAction, StrictnessConfig
+from nodes.shared.voice import DEFAULT_VOICE, BotVoice
 from stores.brand.models import Guardrails
 from stores.kb.models import Hit, KBConflict
 
@@ -32,6 +33,7 @@ class ResolvedPolicy(Frozen):
     disclaimer_message: str
     uncertain_message: str
     brand_guardrails: Guardrails | None = None
+    voice: BotVoice = DEFAULT_VOICE
 
 
 class PlannedQuery(Frozen):

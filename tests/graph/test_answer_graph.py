@@ -15,10 +15,10 @@ from langgraph.types import Command
 from evals.answering import MemoisedKnowledgeBase
 from graphs.answer import build_answer_graph
 from nodes.answer.context import AnswerContext
-from nodes.answer.prompts import SOFT_HINT
 from nodes.answer.services import StaticServices
 from nodes.shared.scripted_llm import ScriptedChatModel, ScriptStep
 from nodes.shared.strictness import DEFAULT_DISCLAIMER_MESSAGE, DEFAULT_REFUSAL_MESSAGE, get_strictness_config
+from nodes.shared.voice import DEFAULT_VOICE
 from stores.brand.importer import load_dna_file
 from stores.brand.store import BrandStore
 from stores.kb.store import KnowledgeBase
@@ -175,7 +175,12 @@ OFF_TOPIC = "Welche Farbe hat das Logo der Fußballmannschaft aus Bremen?"
 
 @pytest.mark.parametrize(
     ("level", "llm_calls", "refused", "notice"),
-    [(1, 0, True, None), (2, 1, False, DEFAULT_DISCLAIMER_MESSAGE), (4, 1, False, SOFT_HINT), (5, 1, False, None)],
+    [
+        (1, 0, True, None),
+        (2, 1, False, DEFAULT_DISCLAIMER_MESSAGE),
+        (4, 1, False, DEFAULT_VOICE.soft_hint),
+        (5, 1, False, None),
+    ],
 )
 def test_low_score_actions(
     services: StaticServices, level: int, llm_calls: int, refused: bool, notice: str | None
