@@ -48,7 +48,7 @@ def test_du_voice_is_informal() -> None:
     ],
 )
 def test_contact_sentence_only_with_a_contact(voice: str, refusal: str) -> None:
-    with_contact = BotVoice(voice=voice, contact="die Personalabteilung")  # type: ignore[arg-type]
+    with_contact = BotVoice(voice=voice, contact="die Personalabteilung")
     assert with_contact.refusal == refusal
     assert "die Personalabteilung" in with_contact.disclaimer
 
