@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, ValidationError
 from nodes.answer.blocks import evidence_text
 from nodes.answer.context import AnswerContext
 from nodes.answer.extractive import conflict_side_line
+from nodes.answer.premise import CORRECTION
 from nodes.answer.prompts import CRITIC_SYSTEM_PROMPT, CRITIC_USER_PROMPT
 from nodes.answer.runtime import add_usage, context_of, usage_of
 from nodes.answer.services import AnswerServices
@@ -63,9 +64,10 @@ def check_claim_deterministically(claim: str, hits: Sequence[Hit], conflicts: Se
         ):
             return True
     evidence = [evidence_text(h) for h in hits]
-    if unsupported_numbers(claim, evidence):
+    asserted = CORRECTION.sub("", claim)  # a premise correction asserts only what follows "sondern"
+    if unsupported_numbers(asserted, evidence):
         return False
-    return lexically_supported(claim, evidence)
+    return lexically_supported(asserted, evidence)
 
 
 def critique_answer(state: AnswerState, runtime: Runtime[AnswerContext], *, services: AnswerServices) -> dict[str, Any]:

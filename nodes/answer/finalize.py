@@ -66,11 +66,12 @@ def finalize_answer(state: AnswerState, *, services: AnswerServices) -> dict[str
     if "pii" in flags:
         answer = redact_pii(answer)
         notices.append(CAUTION_NOTES["pii"])
+    follow_up = None if refused else state.get("follow_up")  # the one follow-up question ends the answer
     blocks = {hit.entry_id: hit for hit in state.get("context_blocks", [])}
     citations = [] if refused else [i for i in cited_ids(answer) if i in blocks]
     output = {
         "question": state["question_for_model"] if "pii" in flags else state["question"],
-        "answer": "\n\n".join([answer, " ".join(notices)]) if notices else answer,
+        "answer": "\n\n".join(part for part in (answer, " ".join(notices), follow_up) if part),
         "notices": notices,
         "refused": refused,
         "verified": state.get("verified", not state.get("violations")),

@@ -73,7 +73,11 @@ Belege:
 NON_OFFICIAL_NOTICE: Final = "Hinweis: {ids} stammt aus einem nicht amtlichen Werk."
 CONFLICT_NOTICE: Final = "⚠ Die Quellen widersprechen sich zum Thema „{topic}“:"
 CONFLICT_SIDE: Final = "- {description} [{id}]."
-EXTRACTIVE_INTRO: Final = "Laut Wissensbasis:"
+STAND_LINE: Final = "Stand: {stands}."
+PREMISE_CORRECTION: Final = "Laut Wissensbasis nicht {asked}, sondern {stated} [{id}]."
+CONTRADICTION_NOTICE: Final = (
+    "⚠ Die Quellen nennen hierzu unterschiedliche Werte; welcher gilt, sagt die Wissensbasis nicht:"
+)
 NO_KB_CHOSEN: Final = "Kein Bot und keine Wissensbasis gewählt (bot_id oder kb_id angeben)."
 UNKNOWN_BOT: Final = "Den Bot „{bot_id}“ gibt es nicht."
 NO_BRAND_RULES: Final = "Markenregeln sind für diesen Lauf nicht verfügbar."

@@ -33,20 +33,14 @@ def retrieve_passages(
 
 
 def assess_retrieval(state: AnswerState) -> dict[str, Any]:
-    """Compare the best score with the level's min_score; refusing here costs no LLM call."""
-    policy = state["policy"]
-    ranked = [h for h in state["hits"] if not h.cross_ref_extra]
+    """Nothing retrieved: refuse without further work. Whether the hits answer the question is decided by
+    ``assess_answerability`` on their sentences."""
     if state.get("error"):
         return {}
-    refusal = {"answer": policy.refusal_message, "refused": True, "verified": True, "bucket": "refused"}
-    if not ranked:
-        return {**refusal, "low_score_action": None}
-    if max(h.score for h in ranked) >= policy.strictness.min_score:
-        return {"low_score_action": None}
-    action = policy.strictness.low_score_action
-    if action == "refuse":
-        return {**refusal, "low_score_action": action}
-    return {"low_score_action": action}
+    if not [h for h in state["hits"] if not h.cross_ref_extra]:
+        policy = state["policy"]
+        return {"answer": policy.refusal_message, "refused": True, "verified": True, "bucket": "refused"}
+    return {"low_score_action": None}
 
 
 def route_after_assess_retrieval(state: AnswerState) -> Literal["trim_context", "finalize_answer"]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -11,7 +12,7 @@ from nodes.answer.blocks import evidence_text
 from nodes.answer.prompts import BRAND_RULE_BROKEN, BRAND_RULE_UNCHECKED
 from nodes.answer.state import AnswerState, ResolvedPolicy
 from nodes.scorecard.boundaries import find_boundary_violations
-from nodes.shared.citations import cited_ids, numbers_in, unsupported_numbers, without_citations
+from nodes.shared.citations import cited_ids, negated_numbers, numbers_in, unsupported_numbers, without_citations
 from stores.brand.models import Guardrails
 from stores.kb.models import Hit, KBConflict
 from stores.text import sentence_texts
@@ -71,7 +72,9 @@ def find_violations(
         listed = "; ".join(f"„{s[:80]}“" for s in uncited[:MAX_LISTED])
         violations.append(f"Aussagen ohne Beleg: {listed}.")
     evidence = [evidence_text(allowed[i]) for i in cited if i in allowed]
-    numbers = unsupported_numbers(answer, evidence)
+    numbers, repeated = _premise_aware_numbers(answer, question, evidence)
+    if repeated:
+        violations.append(f"Die Antwort übernimmt eine falsche Annahme der Frage als Tatsache: {', '.join(repeated)}.")
     if numbers:
         violations.append(f"Zahlen, die in keinem zitierten Block stehen: {', '.join(dict.fromkeys(numbers))}.")
     violations += _conflict_violations(answer, question, sentences, set(allowed), conflicts)
@@ -83,6 +86,20 @@ def find_violations(
     if policy.brand_guardrails is not None:
         violations += brand_violations(answer, policy.brand_guardrails)
     return violations
+
+
+def _premise_aware_numbers(answer: str, question: str, evidence: list[str]) -> tuple[list[str], list[str]]:
+    """(unsupported numbers, false-premise numbers repeated as fact).
+
+    A number of the question that no cited block contains is a false premise. The answer may name it only to
+    deny it ("Laut Wissensbasis nicht 25 …, sondern 30 … [id]"); every other mention repeats the premise.
+    """
+    unsupported = unsupported_numbers(answer, evidence)
+    premise = set(unsupported_numbers(question, evidence))
+    mentions = Counter(token for token, _ in numbers_in(answer))
+    denied = Counter(negated_numbers(answer))
+    repeated = sorted(t for t in premise if mentions[t] > denied[t])
+    return [n for n in unsupported if n not in premise], repeated
 
 
 def brand_violations(answer: str, guardrails: Guardrails) -> list[str]:
@@ -107,12 +124,9 @@ def _conflict_violations(
     """A declared conflict with both sides in context must be shown openly when the answer touches it."""
     problems = []
     cited = set(cited_ids(answer))
-    question_terms = set(analyze(question))
     for conflict in conflicts:
         ids = set(conflict.ids)
-        topic_terms = set(analyze(conflict.topic))
-        asked = bool(topic_terms) and len(topic_terms & question_terms) * 2 >= len(topic_terms)
-        if not ids <= in_context or not (asked or ids & cited):
+        if not conflict_applies(conflict, question, in_context, cited):
             continue
         if "⚠" not in answer or not ids <= cited:
             both = " und ".join(f"[{i}]" for i in conflict.ids)
@@ -122,6 +136,13 @@ def _conflict_violations(
                 f"Der Quellenkonflikt „{conflict.topic}“ darf nicht zugunsten einer Quelle aufgelöst werden."
             )
     return problems
+
+
+def conflict_applies(conflict: KBConflict, question: str, in_context: set[str], cited: set[str]) -> bool:
+    """Both sides are in context and the question asks about the topic or the answer cites a side."""
+    topic_terms = set(analyze(conflict.topic))
+    asked = bool(topic_terms) and len(topic_terms & set(analyze(question))) * 2 >= len(topic_terms)
+    return set(conflict.ids) <= in_context and (asked or bool(set(conflict.ids) & cited))
 
 
 def validate_answer(state: AnswerState) -> dict[str, Any]:
