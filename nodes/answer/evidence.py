@@ -83,6 +83,7 @@ class Candidate:
     lexical: float = 0.0
     key_coverage: float = 0.0
     dense: float | None = None
+    cosine: float | None = None
     score: float = 0.0
     covered_keys: frozenset[str] = field(default_factory=frozenset)
 
@@ -172,16 +173,27 @@ def rank(
             )
         )
     scored.sort(key=lambda c: -c.score)
-    dense = _dense_similarities(question, scored[:MAX_EMBEDDED], embedder)
+    cosines = _cosines(question, scored[:MAX_EMBEDDED], embedder)
+    low, high = (min(cosines), max(cosines)) if cosines else (0.0, 0.0)
     ranked = []
     for index, candidate in enumerate(scored):
-        similarity = dense[index] if index < len(dense) else None
+        cosine = cosines[index] if index < len(cosines) else None
+        # e5 cosines crowd into a narrow band: rescaled to [0, 1] over this question's candidates
+        similarity = None if cosine is None else (cosine - low) / (high - low) if high - low > 1e-6 else 1.0
         score = candidate.score + RETRIEVAL_WEIGHT * candidate.hit.score
         if similarity is not None:
             score += DENSE_WEIGHT * similarity
-        ranked.append(replace(candidate, dense=similarity, score=score))
+        ranked.append(replace(candidate, dense=similarity, cosine=cosine, score=score))
     ranked.sort(key=lambda c: (-c.score, c.hit.rank, c.position))
     return ranked
+
+
+def _cosines(question: str, found: Sequence[Candidate], embedder: Embedder | None) -> list[float]:
+    if embedder is None or not found:
+        return []
+    query = np.asarray(embedder.embed_query(question))
+    passages = np.asarray(embedder.embed_passages([c.text for c in found]))
+    return [float(c) for c in passages @ query]
 
 
 def word_weights(words: Sequence[QuestionWord], found: Sequence[Candidate]) -> dict[str, float]:
