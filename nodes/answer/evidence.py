@@ -133,10 +133,13 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
         lead_in: str | None = None
         for sentence in split_sentences(hit.text):
             body = sentence.body.replace("[", "(").replace("]", ")")
-            if sentence.is_item and lead_in is not None and not _WHOLE.match(body):
-                body = f"{lead_in} {body.rstrip(' ,;')}".removesuffix(" und").removesuffix(" oder") + "."
-            elif not sentence.is_item:
-                lead_in = body if body.endswith(":") or not body.endswith((".", "!", "?")) else None
+            if body[:1].islower() and lead_in is not None:
+                body = f"{lead_in} {body.rstrip(' ,;.')}".removesuffix(" und").removesuffix(" oder") + "."
+            elif body.endswith(":") or not body.endswith((".", "!", "?")):
+                lead_in = body  # "… in Bezug auf:" opens the items that follow
+                continue
+            else:
+                lead_in = None
             if not _WHOLE.match(body) or len(body.split()) < MIN_WORDS:
                 continue
             lemmas = frozenset(t for w in _WORD.findall(body) for t in analyze(w)[:1])

@@ -1,11 +1,12 @@
 """German sentence boundaries with exact character offsets, for hard-wrapped Markdown and plain text alike.
 
-A boundary is either a hard line break or a sentence terminator. Line breaks are hard at blank lines, before
-list items and enumerations (``- …``, ``1. …``, ``(2) …``, ``a) …``), around Markdown headings and table rows,
-and after a short line (a title) that the next line does not continue in lower case. Every other line break is
-a soft wrap: the sentence runs on, and ``Sentence.clean`` reads it as one space. A terminator (``.!?…``) ends a
-sentence unless lower case follows or the period belongs to an abbreviation (``Abs.``, ``z. B.``, ``i. V. m.``),
-an initial, a number (``1.500``, ``am 3. Mai``) or a cardinal reference (``Nr. 1.`` does end one).
+A boundary is either a hard line break or a sentence terminator. Line breaks are hard at blank lines,
+before list items and enumerations (``- …``, ``1. …``, ``(2) …``, ``a) …``), around Markdown headings and
+table rows, and after a short line ending in a capitalised word (a title) that the next line does not
+continue in lower case. Every other line break is a soft wrap: the sentence runs on, and
+``Sentence.clean`` reads it as one space. A terminator (``.!?…``) ends a sentence unless lower case
+follows or the period belongs to an abbreviation (``Abs.``, ``z. B.``, ``i. V. m.``), an initial, a
+number (``1.500``, ``am 3. Mai``) or a cardinal reference (``Nr. 1.`` does end one).
 """
 
 from __future__ import annotations
@@ -152,7 +153,9 @@ def _is_hard_break(text: str, match: re.Match[str], previous: str) -> bool:
         return numbered is None or _continues_enumeration(text, match.start(), int(numbered.group(1)))
     if following[:1].islower():
         return False
-    return len(previous) < SHORT_LINE and not previous.endswith((*_CONTINUES, "."))
+    last_word = previous.split()[-1]
+    titled = last_word[0].isupper() or last_word[0].isdigit() or previous.endswith((":", "?", "!"))
+    return len(previous) < SHORT_LINE and titled and not previous.endswith((*_CONTINUES, "."))
 
 
 def _continues_enumeration(text: str, before: int, number: int) -> bool:
