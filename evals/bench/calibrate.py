@@ -20,7 +20,8 @@ import numpy as np
 from qdrant_client import QdrantClient
 
 from evals.bench.data import CachedEmbedder, article_fold, load_passages, load_queries, read_jsonl
-from evals.bench.retrieval import build_index, roc_auc, top_scores
+from evals.bench.retrieval import build_index, top_scores
+from evals.evaluators.calibration import roc_auc
 from stores.settings import StoreSettings
 from stores.vector.calibration import SPARSE_ONLY
 from stores.vector.embedders import create_embedder

@@ -7,6 +7,7 @@ from pydantic import BaseModel, ConfigDict
 from typing_extensions import TypedDict
 
 from nodes.settings import ProviderName
+from nodes.shared.review import HumanInterrupt
 from nodes.shared.strictness import GuardrailCategory, LowScoreAction, StrictnessConfig
 from nodes.shared.voice import DEFAULT_VOICE, BotVoice
 from stores.brand.models import Guardrails
@@ -165,6 +166,7 @@ class AnswerState(AnswerInput, AnswerOutput, total=False):
     evidence: list[EvidenceSentence]
     premise: PremiseCorrection | None
     follow_up: str | None
+    review_request: HumanInterrupt
 
 
 class BlockGroupTask(TypedDict):

@@ -11,7 +11,7 @@ import regex
 from nodes.answer.blocks import evidence_text
 from nodes.answer.prompts import BRAND_RULE_BROKEN, BRAND_RULE_UNCHECKED
 from nodes.answer.state import AnswerState, ResolvedPolicy
-from nodes.scorecard.boundaries import find_boundary_violations
+from nodes.shared.brand.boundaries import find_boundary_violations
 from nodes.shared.citations import cited_ids, negated_numbers, numbers_in, unsupported_numbers, without_citations
 from stores.brand.models import Guardrails
 from stores.kb.models import Hit, KBConflict

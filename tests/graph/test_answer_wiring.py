@@ -1,4 +1,4 @@
-"""The answer graph as Studio and the real providers see it."""
+"""The answer graph as Studio and the real providers see it (its edges: tests/graph/test_topology.py)."""
 
 from __future__ import annotations
 
@@ -111,6 +111,6 @@ def test_cli_review_pauses_and_resumes_with_a_sqlite_checkpointer(
     critic = tool_call("ClaimCheck", verdict="partially", confidence=0.4, reason="unklar")
     services.model = ScriptedChatModel(script=[weak, critic])
     monkeypatch.setattr(typer, "prompt", lambda *args, **kwargs: action)
-    context = AnswerContext(kb_id=KB_ID, review_mode="interrupt")
+    context = AnswerContext(kb_id=KB_ID, review="interrupt")
     out = ask_with_review(services, "Kann ich Urlaub auszahlen lassen?", context, tmp_path / "cp.sqlite")
     assert out["bucket"] == bucket and "__interrupt__" not in out

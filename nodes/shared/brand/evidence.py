@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import regex
 
-from nodes.scorecard.results import Evidence
+from nodes.shared.brand.reasons import Evidence
 from stores.text import Sentence, sentence_at
 
 
