@@ -14,8 +14,8 @@ import regex
 
 from evals.datasets import Behaviour
 from evals.evaluators import EvaluationResult, result
-from nodes.answer.validate import NON_OFFICIAL_MENTION
-from nodes.shared.citations import cited_ids, number_vocabulary, numbers_in, unsupported_numbers
+from nodes.answer.validate import NON_OFFICIAL_MENTION, premise_aware_numbers
+from nodes.shared.citations import cited_ids, number_vocabulary, numbers_in
 from stores.text import sentence_texts
 
 CORRECTION_CUE = regex.compile(
@@ -118,12 +118,14 @@ def citation_validity(
 def unsupported_number(
     inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
 ) -> EvaluationResult | None:
-    """Score 1 when a delivered answer contains a number that none of its cited entries contains."""
+    """Score 1 when a delivered answer asserts a number that none of its cited entries contains (a false
+    premise of the question that the answer denies, "nicht 25 …, sondern 30 …", asserts nothing)."""
     if not delivered(outputs):
         return None
     body = answer_body(outputs)
     evidence = [outputs["context"][i] for i in cited_ids(body) if i in outputs["context"]]
-    numbers = unsupported_numbers(body, evidence)
+    unsupported, repeated = premise_aware_numbers(body, str(inputs.get("question", "")), evidence)
+    numbers = unsupported + repeated
     return result("unsupported_number", bool(numbers), ", ".join(numbers))
 
 

