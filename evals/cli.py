@@ -150,12 +150,20 @@ def bench_answer(
 @bench_app.command("cli")
 def bench_cli(
     runs: Annotated[int, typer.Option("--runs", min=1, max=50, help="Läufe je Befehl (Median).")] = 7,
+    baseline: Annotated[
+        Path | None,
+        typer.Option("--baseline", help="Anderer Checkout (z. B. ein älterer Stand), abwechselnd mitgemessen."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
 ) -> None:
     """Startzeit der Kommandozeile messen: belegt --help, belegt check, belegt ask --help (je eigener Prozess)."""
     from evals.bench.cli_start import print_report, run_cli_benchmark
 
-    _measure(lambda progress: run_cli_benchmark(runs, progress), print_report, as_json, failures=(RuntimeError,))
+    if baseline is not None and not (baseline / "evals" / "cli.py").is_file():
+        fail(escape(f"{baseline}: kein belegt-Checkout (evals/cli.py fehlt)"), code=2)
+    _measure(
+        lambda progress: run_cli_benchmark(runs, progress, baseline), print_report, as_json, failures=(RuntimeError,)
+    )
 
 
 @bench_app.command("critic")

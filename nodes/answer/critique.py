@@ -204,7 +204,8 @@ def _verdict(claim: str, result: object, provider: ProviderName) -> tuple[ClaimV
 
 def route_after_critique_answer(
     state: AnswerState, runtime: Runtime[AnswerContext]
-) -> Literal["finalize_answer", "review_answer"]:
-    if state.get("refused") or state["confidence"] >= context_of(runtime).confidence_threshold:
+) -> Literal["finalize_answer", "review_answer", "hold_for_review"]:
+    ctx = context_of(runtime)
+    if state.get("refused") or state["confidence"] >= ctx.confidence_threshold:
         return "finalize_answer"
-    return "review_answer"
+    return "review_answer" if ctx.review == "interrupt" else "hold_for_review"

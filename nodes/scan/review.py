@@ -9,10 +9,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Literal
 
-from langgraph.runtime import Runtime
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from nodes.scan.context import ScanContext, context_of
 from nodes.scan.services import FindingSink, ScanServices
 from nodes.scan.state import RoutedFinding, ScanState
 from nodes.shared.review import (
@@ -133,7 +131,7 @@ def route_finding(finding: RoutedFinding, decision: ReviewerDecision, edit: Find
     )
 
 
-def review_findings(state: ScanState, runtime: Runtime[ScanContext], *, services: ScanServices) -> dict[str, Any]:
+def review_findings(state: ScanState, *, services: ScanServices) -> dict[str, Any]:
     """Pause for each uncertain finding (needs a checkpointer); a reply that does not fit is asked again."""
     store = services.findings
     kept, dismissed = [], []
@@ -146,7 +144,7 @@ def review_findings(state: ScanState, runtime: Runtime[ScanContext], *, services
             **finding.quoted(),
             title=draft.clause.title,
             requirement_text=draft.clause.requirement_text,
-            threshold=context_of(runtime).confidence_threshold,
+            threshold=state["confidence_threshold"],
             critic_note=finding.critic_note,
         )
         check = partial(

@@ -249,6 +249,7 @@ class ScanState(ScanInput, total=False):
     rejected_quotes: list[RejectedQuote]
     critiques: Annotated[list[Critique], operator.add]
     routed: list[RoutedFinding]
+    confidence_threshold: float  # as the buckets were assigned; later nodes must not read a resume's context
     dismissed: list[RoutedFinding]
     audit: AuditRecord
     report: ScanReport

@@ -138,3 +138,15 @@ def test_crashed_scan_resumes_from_its_checkpoint(env: ScanEnv) -> None:
     report = scan_graph(env, finding_model, critic(), checkpointer).invoke(None, config)["report"]
     assert len(finding_model.calls) == calls_before  # findings came from the checkpoint, not from new calls
     assert _count(env.database, "findings") == len(report.ordered_findings()) == 3
+
+
+def test_a_resumed_review_keeps_the_threshold_the_buckets_were_assigned_with(env: ScanEnv) -> None:
+    graph = scan_graph(env, reviewer(*ISSUES), critic(DOUBTFUL))
+    config: RunnableConfig = {"configurable": {"thread_id": "threshold"}}
+    graph.invoke(scan_input(env), config, context=ScanContext(review="interrupt", confidence_threshold=0.62))
+    assert _pending_request(graph, config)["action_request"]["args"]["reason"].startswith(
+        "Konfidenz 0.60 liegt unter der Schwelle 0.62."
+    )
+    report = graph.invoke(Command(resume=[{"type": "accept", "args": None}]), config)["report"]  # no context
+    assert report.confidence_threshold == 0.62 and report.counts.major + report.counts.minor == 3
+    assert FindingStore(env.database).verify(report.audit_record()).valid
