@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from graphs.cli import app as graphs_app
-from graphs.cli.runtime import console, fail, settings_or_exit
+from graphs.cli.runtime import console, fail, run_guarded, settings_or_exit
 from graphs.settings import SettingsError, load_settings
 
 if TYPE_CHECKING:
@@ -41,7 +41,8 @@ def run_evals(
         str,
         typer.Argument(
             metavar="SUITE",
-            help="retrieval, refusal, grounding, invariants, critic, scorecard, scan, law_answers, demo_answers, all.",
+            help="retrieval, refusal, grounding, invariants, poisoning, critic, scorecard, scan, law_answers, "
+            "demo_answers, all.",
         ),
     ],
     data_dir: Annotated[
@@ -54,7 +55,11 @@ def run_evals(
         int | None, typer.Option("--strictness", help="Stufe 1–5; leer: die Vorgabe der Suite.")
     ] = None,
     limit: Annotated[
-        int | None, typer.Option("--limit", help="Höchstens so viele Beispiele je Suite (invariants: Modellausgaben).")
+        int | None,
+        typer.Option(
+            "--limit",
+            help="Höchstens so viele Beispiele je Suite (invariants: Modellausgaben; poisoning: vergiftete Einträge).",
+        ),
     ] = None,
     split: Annotated[
         str, typer.Option("--split", help="Fragensätze: dev (zum Abstimmen) oder report (für Berichte).")
@@ -184,13 +189,14 @@ app.add_typer(bench_app, name="bench")
 
 
 def main() -> None:
-    """The ``belegt`` entry point: the settings are checked before any command runs, ``--help`` included."""
+    """The ``belegt`` entry point: the settings are checked before any command runs, ``--help`` included;
+    whatever a command leaves unhandled ends as one German line."""
     try:
         load_settings()
     except SettingsError as exc:
         sys.stderr.write(f"Fehler: {exc}\n")
         raise SystemExit(2) from None
-    app()
+    run_guarded(app)
 
 
 if __name__ == "__main__":

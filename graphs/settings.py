@@ -5,11 +5,12 @@ from __future__ import annotations
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from graphs.server.settings import ServerSettings
 from nodes.settings import ModelSettings
 from stores.settings import StoreSettings
 
 
-class Settings(StoreSettings, ModelSettings):
+class Settings(ServerSettings, StoreSettings, ModelSettings):
     """All ``BELEGT_*`` variables; stores and nodes each receive only their own part."""
 
 
@@ -35,7 +36,10 @@ _REASONS = {
     "less_than": "muss kleiner als {lt} sein",
     "less_than_equal": "darf höchstens {le} sein",
     "string_pattern_mismatch": "passt nicht zum Muster {pattern}",
+    "too_short": "braucht mindestens {min_length} Zeichen",  # a SecretStr with min_length (the audit key)
 }
+SECRET_FIELDS = frozenset({"audit_key", "mistral_api_key", "qdrant_api_key"})
+"""Their values never appear in an error message."""
 
 
 def _reason(error: ErrorDetails) -> str:
@@ -56,4 +60,5 @@ def _describe(error: ErrorDetails) -> str:
         variable = f"{field} / {field.removeprefix('BELEGT_')}"
     else:
         variable = f"BELEGT_{field.upper()}"
-    return f"{variable}: {message} (Wert {error.get('input')!r})"
+    shown = "verborgen" if field.removeprefix("BELEGT_").lower() in SECRET_FIELDS else repr(error.get("input"))
+    return f"{variable}: {message} (Wert {shown})"

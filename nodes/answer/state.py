@@ -6,6 +6,7 @@ from typing import Annotated, Literal, Required
 from pydantic import BaseModel, ConfigDict
 from typing_extensions import TypedDict
 
+from nodes.answer.instructions import WithheldText
 from nodes.settings import ProviderName
 from nodes.shared.review import HumanInterrupt
 from nodes.shared.strictness import GuardrailCategory, LowScoreAction, StrictnessConfig
@@ -160,12 +161,14 @@ class AnswerState(AnswerInput, AnswerOutput, total=False):
     question_type: QuestionType
     hits: list[Hit]
     context_blocks: list[Hit]
+    withheld_instructions: list[WithheldText]
     conflicts: list[KBConflict]
     notes: Annotated[list[BlockNote], operator.add]
     claims: list[ClaimVerdict]
     evidence: list[EvidenceSentence]
     premise: PremiseCorrection | None
     follow_up: str | None
+    provider_failure: str | None  # stable code of an LLM call that failed after its retries, e.g. provider_timeout
     review_request: HumanInterrupt
 
 
