@@ -12,6 +12,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, ValidationError
 
 from nodes.answer.blocks import evidence_text
+from nodes.answer.confidence import answer_confidence
 from nodes.answer.context import AnswerContext
 from nodes.answer.extractive import conflict_side_line
 from nodes.answer.prompts import CRITIC_SYSTEM_PROMPT, CRITIC_USER_PROMPT
@@ -99,18 +100,24 @@ def critique_answer(state: AnswerState, runtime: Runtime[AnswerContext], *, serv
         if verdict.verdict == "unsupported":
             kept = kept.replace(verdict.claim, "", 1)
     remaining = [v for v in verdicts if v.verdict != "unsupported"]
-    update: dict[str, Any] = {"claims": verdicts, "confidence": answer_confidence(remaining), "verified": True}
+    update: dict[str, Any] = {"claims": verdicts, "verified": True}
     if usage is not None:
         update["token_usage"] = {"critique_answer": usage}
     if kept != answer:  # unsupported claims leave the answer; the original stays in the record as draft
         update["draft"] = answer
         update["answer"] = "\n".join(line for line in kept.splitlines() if line.strip()) if remaining else ""
-        if not remaining:
-            update["confidence"] = 0.0
+    delivered = update.get("answer", answer)
+    cited = [by_id[i] for i in cited_ids(delivered) if i in by_id]
+    # calibrated: the probability that the answer is right and supported, not just that its claims are cited
+    support = claim_support(remaining)
+    everything_removed = bool(verdicts) and not remaining
+    update["confidence"] = (
+        0.0 if everything_removed else answer_confidence(state["question_for_model"], delivered, cited, support)
+    )
     return update
 
 
-def answer_confidence(verdicts: Sequence[ClaimVerdict]) -> float:
+def claim_support(verdicts: Sequence[ClaimVerdict]) -> float:
     """Mean claim score: supported = its confidence, partially = half of it, unconfirmed = 0.5."""
     if not verdicts:
         return 1.0

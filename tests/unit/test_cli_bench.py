@@ -70,8 +70,16 @@ def data(tmp_path: Path) -> Path:
                 "law_title": "Gleichbehandlungsgesetz",
                 "heading": "§ 1 Ziel",
                 "text": "Ziel.",
+                "source": "bundestag/gesetze:agg/index.md",
             },
-            {"id": "GG Art1", "law": "GG", "law_title": "Grundgesetz", "heading": "Art 1", "text": "Die Würde."},
+            {
+                "id": "GG Art1",
+                "law": "GG",
+                "law_title": "Grundgesetz",
+                "heading": "Art 1",
+                "text": "Die Würde.",
+                "source": "bundestag/gesetze:gg/index.md",
+            },
         ],
     )
     return derived
