@@ -57,6 +57,8 @@ UNCONFIRMED = 0.5
 class Row:
     features: dict[str, float]
     label: bool
+    support: float = 1.0
+    """The critic's claim score offline (deterministic 1.0, unconfirmed 0.5): the confidence is p × support."""
 
 
 class _Quiet:
@@ -100,7 +102,7 @@ def _row(ref: dict[str, Any], answer: dict[str, Any], hits: list[Any], conflicts
     ]
     support = round(sum(scores) / len(scores), 4) if scores else 1.0
     cited = [by_id[i] for i in answer["citations"] if i in by_id]
-    return Row(confidence_features(ref["question"], body, cited, support), label)
+    return Row(confidence_features(ref["question"], body, cited), label, support)
 
 
 def question_rows(name: str, data_dir: Path, settings: Settings) -> list[Row]:
@@ -149,7 +151,7 @@ def fit(sets: dict[str, list[Row]]) -> dict[str, float]:
 
 
 def figures(model: dict[str, float], rows: Sequence[Row]) -> dict[str, float]:
-    predicted = [ConfidenceModel.model_validate(model).probability(r.features) for r in rows]
+    predicted = [ConfidenceModel.model_validate(model).probability(r.features) * r.support for r in rows]
     labels = [r.label for r in rows]
     positives = [p for p, y in zip(predicted, labels, strict=True) if y]
     negatives = [p for p, y in zip(predicted, labels, strict=True) if not y]
@@ -191,9 +193,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     report = confidence_report(sets) | {"embedder": settings.embedder}
     if args.write:
         description = (
-            f"Answer confidence (nodes/answer/confidence.py): monotone logistic model of {', '.join(FEATURES)}, "
-            "fitted by evals/bench/confidence.py on {', '.join(sets)} (dev splits; embedder "
-            f"{settings.embedder})."
+            f"Answer confidence (nodes/answer/confidence.py): monotone logistic model of {', '.join(FEATURES)} "
+            "(times the critic's claim support), fitted by evals/bench/confidence.py on "
+            f"{', '.join(sets)} (dev splits; embedder {settings.embedder})."
         )
         text = json.dumps({"description": description, "model": report["model"]}, ensure_ascii=False, indent=2)
         CONFIDENCE_FILE.write_text(text + "\n", encoding="utf-8")

@@ -48,8 +48,8 @@ def _hit(entry_id: str, score: float) -> Hit:
 
 
 def test_features_measure_whether_the_sentences_address_the_question() -> None:
-    good = confidence_features(QUESTION, ANSWERS, [_hit("ProdHaftG §11", 0.9)], 1.0)
-    off = confidence_features(QUESTION, UNRELATED, [_hit("lb-az-05", 0.9), _hit("lb-url-06", 0.4)], 1.0)
+    good = confidence_features(QUESTION, ANSWERS, [_hit("ProdHaftG §11", 0.9)])
+    off = confidence_features(QUESTION, UNRELATED, [_hit("lb-az-05", 0.9), _hit("lb-url-06", 0.4)])
     assert set(good) == set(FEATURES)
     assert good["coverage"] > 0.4 and good["focus"] == good["coverage"] and good["best_score"] == 0.9
     assert off["coverage"] == off["focus"] == 0.0 and off["best_score"] == 0.9
@@ -57,15 +57,16 @@ def test_features_measure_whether_the_sentences_address_the_question() -> None:
 
 
 def test_an_answer_that_does_not_address_the_question_gets_no_high_confidence() -> None:
-    """Whatever its retrieval scores and claim support, with the shipped model."""
+    """Whatever its retrieval scores and claim support, with the shipped model; doubted claims pull it down."""
     off = answer_confidence(QUESTION, UNRELATED, [_hit("lb-az-05", 1.0)], 1.0)
     good = answer_confidence(QUESTION, ANSWERS, [_hit("ProdHaftG §11", 0.9)], 1.0)
     assert off < 0.5 < good
+    assert answer_confidence(QUESTION, ANSWERS, [_hit("ProdHaftG §11", 0.9)], 0.5) == pytest.approx(good / 2, abs=1e-3)
 
 
 def test_the_model_is_monotone_and_rejects_negative_weights() -> None:
     model = shipped_model()
-    base = {"coverage": 0.5, "focus": 0.5, "best_score": 0.5, "claim_support": 0.5}
+    base = {"coverage": 0.5, "focus": 0.5, "best_score": 0.5}
     for name in FEATURES:
         assert model.probability(base | {name: 0.9}) >= model.probability(base)
     with pytest.raises(ValueError, match="greater than or equal to 0"):
@@ -80,7 +81,7 @@ def test_the_fit_is_deterministic_and_weighs_each_dataset_the_same() -> None:
         for _ in range(n):
             coverage = float(rng.uniform())
             label = bool(rng.uniform() < rate * coverage * 2)
-            found.append(Row({"coverage": coverage, "focus": coverage, "best_score": 0.5, "claim_support": 1.0}, label))
+            found.append(Row({"coverage": coverage, "focus": coverage, "best_score": 0.5}, label))
         return found
 
     sets = {"small": rows(40, 0.4), "large": rows(400, 0.4)}
