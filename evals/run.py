@@ -14,8 +14,7 @@ import json
 import os
 import subprocess
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,21 +22,14 @@ from typing import Any, TypeVar, cast, get_args
 
 from pydantic import ValidationError
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import Progress
 
 from evals.baselines import Profile, compare, load_baselines
 from evals.bench.data import BenchmarkDataError
 from evals.datasets import DatasetError
+from evals.progress import RichTracker, progress_display
 from evals.report import run_folder, table_json, write_report
-from evals.suite import REPO_ROOT, Counter, RunSettings, Split, Suite, SuiteContext
+from evals.suite import REPO_ROOT, RunSettings, Split, Suite, SuiteContext
 from evals.suites import critic, grounding, invariants, questions, refusal, retrieval, scan, scorecard
 from graphs.settings import load_settings
 from nodes.settings import ProviderName
@@ -88,44 +80,6 @@ class SuiteOutcome:
     folder: Path | None
     report: dict[str, Any] | None
     reason: str = ""
-
-
-class RichTracker:
-    """One progress task per tracked loop, with done/total, elapsed time and the estimate of what remains."""
-
-    def __init__(self, progress: Progress) -> None:
-        self._progress = progress
-
-    def track(self, items: Iterable[T], description: str, total: int | None = None) -> Iterator[T]:
-        if total is None and isinstance(items, Sized):
-            total = len(items)
-        task = self._progress.add_task(description, total=total)
-        try:
-            for item in items:
-                yield item
-                self._progress.advance(task)
-        finally:
-            self._progress.update(task, visible=False)
-
-    @contextmanager
-    def counter(self, description: str) -> Iterator[Counter]:
-        task = self._progress.add_task(description, total=None)
-        try:
-            yield _TaskCounter(self._progress, task)
-        finally:
-            self._progress.update(task, visible=False)
-
-
-@dataclass(frozen=True)
-class _TaskCounter:
-    progress: Progress
-    task: TaskID
-
-    def start(self, total: int) -> None:
-        self.progress.update(self.task, total=total, completed=0)
-
-    def advance(self, done: int) -> None:
-        self.progress.advance(self.task, done)
 
 
 def select_suites(name: str) -> list[Suite]:
@@ -209,16 +163,8 @@ def run_suite(
 
 
 def run_suites(suites: Sequence[Suite], settings: RunSettings, console: Console) -> list[SuiteOutcome]:
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("noch"),
-        TimeRemainingColumn(),
-    )
     baselines = load_baselines()  # a broken baselines file stops the run before any suite starts
-    with Progress(*columns, console=console, transient=True) as progress:
+    with progress_display(console) as progress:
         return [run_suite(suite, settings, baselines, progress, console) for suite in suites]
 
 

@@ -7,8 +7,6 @@ Run ``belegt bench retrieval --data ../shared/data/xquad_de/derived [--json]`` o
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import statistics
 import tempfile
@@ -36,6 +34,7 @@ from evals.datasets.questions import LAW_ID_PATTERN, LAW_MAPPING
 from evals.evaluators import mean_scores
 from evals.evaluators.calibration import roc_auc
 from evals.evaluators.retrieval import RANKING_EVALUATORS
+from evals.suite import Tracker
 from stores.ingest.kb import ingest_kb
 from stores.ingest.mapping import read_mapping_file
 from stores.kb.store import KnowledgeBase
@@ -129,11 +128,6 @@ def bm25_search(passages: Sequence[Passage]) -> Callable[[str], list[str]]:
     return search
 
 
-def evaluate_search(search: Callable[[str], list[str]], queries: Sequence[Query]) -> dict[str, float]:
-    latency, rankings = rank_queries(search, queries)
-    return {**ranking_metrics(rankings, [q.gold or "" for q in queries]), **latency}
-
-
 def top_scores(index: HybridIndex, alias: str, queries: Sequence[Query]) -> list[dict[str, float]]:
     """Raw and calibrated scores of each query's top hit (0 when nothing matched)."""
     rows = []
@@ -177,7 +171,9 @@ def refusal_report(
     }
 
 
-def law_timings(laws_path: Path, embedder: Embedder | None, settings: StoreSettings, workdir: Path) -> dict[str, Any]:
+def law_timings(
+    laws_path: Path, embedder: Embedder | None, settings: StoreSettings, workdir: Path, progress: Tracker
+) -> dict[str, Any]:
     """Ingest the federal-law KB through the real ingestion path, then time KB searches."""
     rows = read_jsonl(laws_path)
     database = open_database(f"sqlite:///{workdir / 'laws.db'}")
@@ -185,20 +181,22 @@ def law_timings(laws_path: Path, embedder: Embedder | None, settings: StoreSetti
     try:
         kb = KnowledgeBase.from_settings(settings, client=client, database=database, embedder=embedder)
         start = time.perf_counter()
-        summary = ingest_kb(
-            laws_path,
-            "laws",
-            kb=kb,
-            default_id_pattern=LAW_ID_PATTERN,
-            chunk_chars=settings.kb_chunk_chars,
-            mapping=read_mapping_file(LAW_MAPPING),
-        )
+        with progress.counter("Gesetze-KB einlesen") as bar:
+            summary = ingest_kb(
+                laws_path,
+                "laws",
+                kb=kb,
+                default_id_pattern=LAW_ID_PATTERN,
+                chunk_chars=settings.kb_chunk_chars,
+                mapping=read_mapping_file(LAW_MAPPING),
+                progress=bar,
+            )
         ingest_s = time.perf_counter() - start
         chunks = kb.index.count(kb.alias("laws"), filter={"kb_id": "laws"})
         step = max(1, len(rows) // LAW_QUERIES)
         questions = [f"Was regelt {r['law']} zu {r['heading'].split(' ', 2)[-1]}?" for r in rows[::step]]
         seconds = []
-        for question in questions[:LAW_QUERIES]:
+        for question in progress.track(questions[:LAW_QUERIES], "Suche Gesetze-KB"):
             begin = time.perf_counter()
             kb.search("laws", [question], limit=10)
             seconds.append(time.perf_counter() - begin)
@@ -215,9 +213,8 @@ def law_timings(laws_path: Path, embedder: Embedder | None, settings: StoreSetti
 
 
 def run_retrieval_benchmark(
-    settings: StoreSettings, data_dir: Path, laws_path: Path | None, *, quiet: bool = False
+    settings: StoreSettings, data_dir: Path, laws_path: Path | None, progress: Tracker
 ) -> dict[str, Any]:
-    log: Callable[[str], None] = Console(stderr=True, quiet=quiet).print
     passages = load_passages(data_dir / "corpus.jsonl")
     queries = load_queries(data_dir / "queries.jsonl")
     embedder = create_embedder(settings)
@@ -232,42 +229,42 @@ def run_retrieval_benchmark(
         "methods": {},
     }
     methods: dict[str, Any] = report["methods"]
+
     with tempfile.TemporaryDirectory() as tmp:
         client = QdrantClient(path=str(Path(tmp) / "qdrant"))
+
+        def indexed(alias: str, corpus: Sequence[Passage], model: Embedder | None, **options: Any) -> HybridIndex:
+            with progress.counter(f"Index {alias} aufbauen") as bar:
+                bar.start(len(corpus))
+                return build_index(client, alias, corpus, model, progress=bar.advance, **options)
+
+        def measured(name: str, search: Callable[[str], list[str]]) -> None:
+            latency, rankings = rank_queries(search, progress.track(queries, f"Suche {name}"))
+            methods[name] = {**ranking_metrics(rankings, [q.gold or "" for q in queries]), **latency}
+
         try:
-            log("BM25-Baseline …")
-            methods["bm25_baseline"] = evaluate_search(bm25_search(passages), queries)
-            log("sparse …")
-            sparse = build_index(client, "sparse", passages, None)
-            methods["sparse"] = evaluate_search(index_search(sparse, "sparse"), queries)
+            measured("bm25_baseline", bm25_search(passages))
+            measured("sparse", index_search(indexed("sparse", passages, None), "sparse"))
             if cached is not None:
-                log("hybrid (Passagen und Anfragen einbetten) …")
-                hybrid = build_index(
-                    client, "hybrid", passages, cached, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
-                )
-                methods["hybrid"] = evaluate_search(index_search(hybrid, "hybrid"), queries)
-                log("dense und die andere Fusion (Anfragen aus dem Cache) …")
-                dense = build_index(client, "hybrid", passages, cached, dense_weight=1.0)
-                methods["dense"] = evaluate_search(index_search(dense, "hybrid"), queries)
+                fusion = {"fusion": settings.kb_fusion, "dense_weight": settings.kb_dense_weight}
+                measured("hybrid", index_search(indexed("hybrid", passages, cached, **fusion), "hybrid"))
+                # the same collection again: passages and queries come from the embedding cache
+                measured("dense", index_search(indexed("hybrid", passages, cached, dense_weight=1.0), "hybrid"))
                 other: Fusion = "rrf" if settings.kb_fusion == "weighted" else "weighted"
-                alternative = build_index(
-                    client, "hybrid", passages, cached, fusion=other, dense_weight=settings.kb_dense_weight
-                )
-                methods[f"hybrid_{other}"] = evaluate_search(index_search(alternative, "hybrid"), queries)
-            log("Ablehnungs-Split …")
+                alternative = indexed("hybrid", passages, cached, fusion=other, dense_weight=settings.kb_dense_weight)
+                measured(f"hybrid_{other}", index_search(alternative, "hybrid"))
             refusal_kb = load_passages(data_dir / "refusal_split_kb_corpus.jsonl")
             refusal_rows = read_jsonl(data_dir / "refusal_split_queries.jsonl")
             refusal_queries = load_queries(data_dir / "refusal_split_queries.jsonl")
             answerable = [bool(r["answerable_in_kb"]) for r in refusal_rows]
-            refusal_index = build_index(
-                client, "refusal", refusal_kb, cached, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
+            refusal_index = indexed(
+                "refusal", refusal_kb, cached, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
             )
             report["refusal"] = refusal_report(refusal_index, "refusal", refusal_queries, answerable)
         finally:
             client.close()
         if laws_path is not None:
-            log(f"Gesetze-KB {laws_path} einlesen …")
-            report["laws"] = law_timings(laws_path, embedder, settings, Path(tmp))
+            report["laws"] = law_timings(laws_path, embedder, settings, Path(tmp), progress)
     return report
 
 
@@ -302,22 +299,3 @@ def print_report(report: dict[str, Any], console: Console) -> None:
             f"Gesetze-KB: {laws['entries']} Einträge / {laws['chunks']} Chunks eingelesen in {laws['ingest_s']} s; "
             f"Suche p50 {laws['p50_ms']} ms, p95 {laws['p95_ms']} ms ({laws['queries']} Anfragen)"
         )
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", type=Path, default=Path("../shared/data/xquad_de/derived"))
-    parser.add_argument("--laws", type=Path, default=None)
-    parser.add_argument("--no-laws", action="store_true")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    laws = None if args.no_laws else args.laws or args.data.parent.parent / "de_gesetze" / "kb_paragraphs.jsonl"
-    report = run_retrieval_benchmark(StoreSettings(), args.data, laws, quiet=args.json)
-    if args.json:
-        print(json.dumps(report, ensure_ascii=False))
-    else:
-        print_report(report, Console())
-
-
-if __name__ == "__main__":
-    main()

@@ -5,21 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress
 from rich.table import Table
 
-from graphs.cli.runtime import console, database_or_exit, fail, settings_or_exit
+from graphs.cli.runtime import console, database_or_exit, fail, progress_bar, settings_or_exit
 from graphs.settings import Settings
-from stores.ingest.kb import IngestSummary, KBInputError, ingest_kb, reindex_kb
-from stores.ingest.mapping import FieldMappingError, field_mapping
-from stores.kb.layout import InvalidKBId
-from stores.kb.store import KnowledgeBase, KnowledgeBaseNotFound
-from stores.vector.embedders import EmbedderUnavailable, create_embedder
-from stores.vector.qdrant import open_qdrant
+
+if TYPE_CHECKING:
+    from stores.ingest.kb import IngestSummary
+    from stores.kb.store import KnowledgeBase
 
 app = typer.Typer(help="Wissensbasen neu indexieren, durchsuchen und ihre Konflikte zeigen.", no_args_is_help=True)
 
@@ -42,13 +40,16 @@ class _BarProgress:
 
 @contextmanager
 def _progress_bar(label: str) -> Iterator[_BarProgress]:
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True) as progress:
+    with progress_bar(console) as progress:
         yield _BarProgress(progress, label)
 
 
 @contextmanager
 def _knowledge_base(settings: Settings) -> Iterator[KnowledgeBase]:
+    from stores.kb.store import KnowledgeBase
+    from stores.vector.embedders import EmbedderUnavailable, create_embedder
+    from stores.vector.qdrant import open_qdrant
+
     database = database_or_exit(settings)
     try:
         embedder = create_embedder(settings)
@@ -66,7 +67,9 @@ def _knowledge_base(settings: Settings) -> Iterator[KnowledgeBase]:
 
 
 def ingest(
-    path: Annotated[Path, typer.Argument(help="JSONL-Datei oder Ordner mit Markdown-Dateien (Front Matter).")],
+    path: Annotated[
+        Path, typer.Argument(metavar="PATH", help="JSONL-Datei oder Ordner mit Markdown-Dateien (Front Matter).")
+    ],
     kb: KbOption,
     prune: Annotated[bool, typer.Option("--prune", help="Einträge entfernen, die in der Eingabe fehlen.")] = False,
     id_pattern: Annotated[
@@ -88,6 +91,10 @@ def ingest(
     ] = None,
 ) -> None:
     """Eine Wissensbasis einlesen: prüfen, dann idempotent abgleichen (neu / geändert / unverändert / entfernt)."""
+    from stores.ingest.kb import KBInputError, ingest_kb
+    from stores.ingest.mapping import FieldMappingError, field_mapping
+    from stores.kb.layout import InvalidKBId
+
     try:
         mapping = field_mapping(mapping_file=mapping_file, pairs=field_map or [], values=set_values or [])
     except FieldMappingError as exc:
@@ -130,8 +137,12 @@ def _print_summary(summary: IngestSummary) -> None:
 
 
 @app.command("reindex")
-def reindex(kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")]) -> None:
+def reindex(kb_id: Annotated[str, typer.Argument(metavar="KB_ID", help="ID der Wissensbasis.")]) -> None:
     """Den Index einer KB aus den gespeicherten Einträgen neu aufbauen (z. B. nach Embedder-Wechsel)."""
+    from stores.ingest.kb import reindex_kb
+    from stores.kb.layout import InvalidKBId
+    from stores.kb.store import KnowledgeBaseNotFound
+
     settings = settings_or_exit()
     with _knowledge_base(settings) as knowledge_base, _progress_bar(f"Baue {kb_id} neu auf") as bar:
         try:
@@ -143,11 +154,14 @@ def reindex(kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")]) 
 
 @app.command("search")
 def search(
-    kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")],
-    queries: Annotated[list[str], typer.Argument(help="Eine oder mehrere Suchanfragen.")],
+    kb_id: Annotated[str, typer.Argument(metavar="KB_ID", help="ID der Wissensbasis.")],
+    queries: Annotated[list[str], typer.Argument(metavar="QUERY", help="Eine oder mehrere Suchanfragen.")],
     limit: Annotated[int, typer.Option(min=1, max=100, help="Höchstens so viele Treffer.")] = 5,
 ) -> None:
     """Eine KB durchsuchen und die Treffer mit kalibriertem Score zeigen."""
+    from stores.kb.layout import InvalidKBId
+    from stores.kb.store import KnowledgeBaseNotFound
+
     settings = settings_or_exit()
     with _knowledge_base(settings) as knowledge_base:
         try:
@@ -163,8 +177,10 @@ def search(
 
 
 @app.command("conflicts")
-def conflicts(kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")]) -> None:
+def conflicts(kb_id: Annotated[str, typer.Argument(metavar="KB_ID", help="ID der Wissensbasis.")]) -> None:
     """Die in einer KB erklärten Quellenkonflikte zeigen."""
+    from stores.kb.layout import InvalidKBId
+
     settings = settings_or_exit()
     with _knowledge_base(settings) as knowledge_base:
         try:

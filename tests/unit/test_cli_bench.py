@@ -9,7 +9,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from evals.cli import bench_retrieval
+from evals.bench.answer import limited
+from evals.cli import bench_answer, bench_cli, bench_retrieval
 from tests.kb_support import write_jsonl
 
 TOPICS = [
@@ -92,7 +93,7 @@ def test_bench_retrieval_prints_one_json_object(data: Path, monkeypatch: pytest.
     cli.command("other")(lambda: None)  # keeps 'retrieval' a sub-command
     result = CliRunner().invoke(cli, ["retrieval", "--data", str(data), "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)  # progress lines go to stderr
     assert report["dataset"] == "xquad_de"
     assert set(report["methods"]) == {"bm25_baseline", "sparse"}  # no dense without an embedder
     for figures in report["methods"].values():
@@ -113,3 +114,26 @@ def test_missing_data_is_a_german_error(tmp_path: Path) -> None:
     cli.command("other")(lambda: None)
     result = CliRunner().invoke(cli, ["retrieval", "--data", str(tmp_path / "fehlt")])
     assert result.exit_code == 1 and "Datei fehlt" in result.output
+
+
+def test_bench_answer_limit_keeps_every_question_kind() -> None:
+    questions = {"simple": ["a", "b", "c", "d"], "complex": ["e", "f"], "survey": ["g"]}
+    assert limited(questions, None) == questions
+    picked = limited(questions, 3)
+    assert all(picked[kind] for kind in questions) and sum(map(len, picked.values())) <= 4
+
+
+def test_bench_answer_with_a_missing_law_file_stops_before_any_work(tmp_path: Path) -> None:
+    cli = typer.Typer()
+    cli.command("answer")(bench_answer)
+    cli.command("other")(lambda: None)
+    result = CliRunner().invoke(cli, ["answer", "--laws", str(tmp_path / "fehlt.jsonl")])
+    assert result.exit_code == 2 and "nicht gefunden" in result.output
+
+
+def test_bench_cli_baseline_must_be_a_checkout(tmp_path: Path) -> None:
+    cli = typer.Typer()
+    cli.command("cli")(bench_cli)
+    cli.command("other")(lambda: None)
+    result = CliRunner().invoke(cli, ["cli", "--baseline", str(tmp_path)])
+    assert result.exit_code == 2 and "kein belegt-Checkout" in result.output
