@@ -41,7 +41,8 @@ def run_evals(
         str,
         typer.Argument(
             metavar="SUITE",
-            help="retrieval, refusal, grounding, invariants, critic, scorecard, scan, law_answers, demo_answers, all.",
+            help="retrieval, refusal, grounding, invariants, poisoning, critic, scorecard, scan, law_answers, "
+            "demo_answers, all.",
         ),
     ],
     data_dir: Annotated[
@@ -54,7 +55,11 @@ def run_evals(
         int | None, typer.Option("--strictness", help="Stufe 1–5; leer: die Vorgabe der Suite.")
     ] = None,
     limit: Annotated[
-        int | None, typer.Option("--limit", help="Höchstens so viele Beispiele je Suite (invariants: Modellausgaben).")
+        int | None,
+        typer.Option(
+            "--limit",
+            help="Höchstens so viele Beispiele je Suite (invariants: Modellausgaben; poisoning: vergiftete Einträge).",
+        ),
     ] = None,
     split: Annotated[
         str, typer.Option("--split", help="Fragensätze: dev (zum Abstimmen) oder report (für Berichte).")

@@ -17,6 +17,7 @@ import argparse
 import json
 import random
 import re
+import secrets
 import tempfile
 import time
 from pathlib import Path
@@ -38,6 +39,7 @@ from stores.ingest.documents import read_document
 from stores.scan.catalog import CatalogStore
 from stores.scan.clause_index import ClauseIndex
 from stores.scan.documents import DocumentStore
+from stores.scan.trail import AuditTrail
 from stores.settings import StoreSettings
 from stores.sql.engine import open_database
 from stores.vector.embedders import create_embedder
@@ -122,7 +124,13 @@ def run(pages: int, embedder_name: str, chunk_chars: int, progress: Tracker) -> 
 
         reviewer = ScriptedChatModel(script=[_reviewer], repeat_last=True, model_name="bench-reviewer")
         critic = ScriptedChatModel(script=[_critic], repeat_last=True, model_name="bench-critic")
-        services = StaticScanServices.on_database(database, clauses, finding_model=reviewer, critic_model=critic)
+        services = StaticScanServices.on_database(
+            database,
+            clauses,
+            finding_model=reviewer,
+            critic_model=critic,
+            audit_trail=AuditTrail(key=secrets.token_bytes(32)),  # a throwaway database, a throwaway key
+        )
         report = (
             build_scan_graph(services)
             .compile()
