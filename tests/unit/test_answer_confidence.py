@@ -1,12 +1,12 @@
-"""The answer confidence: features from the question and the delivered sentences, a monotone calibrated
-model, and a deterministic fit on small data."""
+"""The answer confidence (features from the question and the delivered sentences, a monotone calibrated
+model) and the relevance calibration's leave-one-dataset-out report: deterministic fits on small data."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from evals.bench.calibrate import fit_logistic, monotone_fit
+from evals.bench.calibrate import FeatureSet, fit_logistic, fit_sets, monotone_fit, transfer_report
 from evals.bench.confidence import Row, confidence_report, fit
 from nodes.answer.confidence import (
     FEATURES,
@@ -100,3 +100,25 @@ def test_weighted_logistic_fit_matches_duplicated_rows() -> None:
     duplicated = fit_logistic(np.vstack([features[:1], features]), np.concatenate([labels[:1], labels]))
     assert np.allclose(weighted, duplicated)
     assert monotone_fit({"x": features[:, 0], "noise": -features[:, 0]}, labels)["x"] >= 0
+
+
+def test_relevance_transfer_report_leaves_each_dataset_out_and_is_deterministic() -> None:
+    rng = np.random.default_rng(11)
+
+    def dataset(name: str, n: int, shift: float) -> FeatureSet:
+        labels = [bool(x) for x in rng.uniform(size=n) < 0.7]
+        dense = [float(0.8 + 0.08 * y + shift + rng.normal(0, 0.02)) for y in labels]
+        sparse = [float(1.5 * y + rng.normal(0, 0.5)) for y in labels]
+        return FeatureSet(name, sparse, dense, labels)
+
+    sets = [dataset("xquad_de", 200, 0.0), dataset("law_dev", 40, 0.03), dataset("demo_dev", 40, -0.02)]
+    first, second = transfer_report(sets, ("sparse", "dense")), transfer_report(sets, ("sparse", "dense"))
+    assert first == second
+    assert set(first["datasets"]) == {"xquad_de", "law_dev", "demo_dev"}
+    assert first["worst_loo_roc_auc"] == min(r["loo_roc_auc"] for r in first["datasets"].values()) > 0.8
+    assert (
+        "xquad_only_roc_auc" in first["datasets"]["law_dev"]
+        and "xquad_only_roc_auc" not in first["datasets"]["xquad_de"]
+    )
+    assert first["model"]["dense"] >= 0 and first["model"]["sparse"] >= 0
+    assert fit_sets(sets[:1], ("sparse",)) == fit_sets(sets[:1], ("sparse",))
