@@ -184,6 +184,35 @@ def bench_critic(
     _measure(lambda progress: run_critic_benchmark(claims, delay, runs, progress), print_report, as_json)
 
 
+def _fit_arguments(data_dir: Path | None, *, write: bool, as_json: bool) -> list[str]:
+    """The fitting scripts' own arguments (they also run as ``python -m``)."""
+    return [*(["--data-dir", str(data_dir)] if data_dir else []), *(["--write"] * write), *(["--json"] * as_json)]
+
+
+@bench_app.command("calibration")
+def bench_calibration(
+    data_dir: Annotated[Path | None, typer.Option("--data-dir", help="Eval-Daten; Vorgabe ../shared/data.")] = None,
+    write: Annotated[bool, typer.Option("--write", help="stores/vector/calibration.json neu schreiben.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Text ausgeben.")] = False,
+) -> None:
+    """Relevanz-Kalibrierung über mehrere Datensätze anpassen: ROC AUC und ECE je ausgelassenem Datensatz."""
+    from evals.bench.calibrate import main
+
+    main(_fit_arguments(data_dir, write=write, as_json=as_json))
+
+
+@bench_app.command("confidence")
+def bench_confidence(
+    data_dir: Annotated[Path | None, typer.Option("--data-dir", help="Eval-Daten; Vorgabe ../shared/data.")] = None,
+    write: Annotated[bool, typer.Option("--write", help="nodes/answer/confidence.json neu schreiben.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Text ausgeben.")] = False,
+) -> None:
+    """Antwort-Konfidenz auf den Dev-Splits anpassen: ROC AUC und ECE je Datensatz (angepasst und ausgelassen)."""
+    from evals.bench.confidence import main
+
+    main(_fit_arguments(data_dir, write=write, as_json=as_json))
+
+
 app.command("eval")(run_evals)
 app.add_typer(bench_app, name="bench")
 

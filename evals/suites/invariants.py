@@ -4,7 +4,8 @@ An ``AdversarialWriter`` replaces the LLM (drafts, regenerations, survey notes, 
 is the demo KB plus two entries built to tempt the model: one whose text mentions IDs (``lb-abw-04``,
 ``[lb-url-99]``) and one whose text carries an injected instruction. Counted: delivered answers with an
 invalid citation, an uncited factual statement or a number their cited entries lack (each must be 0),
-regenerations and refusals. ``--limit`` sets the number of model outputs.
+regenerations and refusals. ``--limit`` sets the number of model outputs. The confidence threshold is 0 here:
+what validation lets through must keep the invariants even where review would hold it back.
 """
 
 from __future__ import annotations
@@ -101,9 +102,10 @@ def run(ctx: SuiteContext) -> SuiteResult:
                     services.model = writer.model()
                     question = rng.choice(questions)
                     level = ctx.settings.strictness or rng.randint(1, 5)
-                    output: dict[str, Any] = graph.invoke(
-                        {"question": question}, context=AnswerContext(kb_id=KB_ID, strictness=level)
-                    )
+                    # threshold 0: the suite checks what validation lets through; an answer the calibrated
+                    # confidence would hold back for review must keep the invariants all the same
+                    context_ = AnswerContext(kb_id=KB_ID, strictness=level, confidence_threshold=0.0)
+                    output: dict[str, Any] = graph.invoke({"question": question}, context=context_)
                     context = {h.entry_id: evidence_text(h) for h in kb.search.last_hits}
                     found = invariant_breaches(output, context)
                     runs += 1

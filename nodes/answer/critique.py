@@ -13,6 +13,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, ValidationError
 
 from nodes.answer.blocks import evidence_text, format_evidence
+from nodes.answer.confidence import answer_confidence
 from nodes.answer.context import AnswerContext
 from nodes.answer.extractive import conflict_side_line
 from nodes.answer.premise import CORRECTION
@@ -107,22 +108,28 @@ def critique_answer(state: AnswerState, runtime: Runtime[AnswerContext], *, serv
         if verdict.verdict == "unsupported":
             kept = kept.replace(verdict.claim, "", 1)
     remaining = [v for v in verdicts_in_order if v.verdict != "unsupported"]
-    update: dict[str, Any] = {"claims": verdicts_in_order, "confidence": answer_confidence(remaining), "verified": True}
+    update: dict[str, Any] = {"claims": verdicts_in_order, "verified": True}
     if usage is not None:
         update["token_usage"] = {"critique_answer": usage}
     if kept != answer:  # unsupported claims leave the answer; the original stays in the record as draft
         update["draft"] = answer
         update["answer"] = "\n".join(line for line in kept.splitlines() if line.strip()) if remaining else ""
-        if not remaining:
-            update["confidence"] = 0.0
+    # calibrated from the answerability gate's features: the probability that the answer is right and
+    # supported, not just that its claims are cited
+    everything_removed = bool(verdicts_in_order) and not remaining
+    update["confidence"] = (
+        0.0 if everything_removed else answer_confidence(state["answer_features"], claim_support(verdicts_in_order))
+    )
     return update
 
 
-def answer_confidence(verdicts: Sequence[ClaimVerdict]) -> float:
-    """Mean claim score: supported = its confidence, partially = half of it, unconfirmed = 0.5."""
-    if not verdicts:
+def claim_support(verdicts: Sequence[ClaimVerdict]) -> float:
+    """Mean score of the claims that stay in the answer (unsupported ones are removed): supported = its
+    confidence, partially = half of it, unconfirmed = 0.5."""
+    kept = [v for v in verdicts if v.verdict != "unsupported"]
+    if not kept:
         return 1.0
-    return round(sum(_claim_score(v) for v in verdicts) / len(verdicts), 4)
+    return round(sum(_claim_score(v) for v in kept) / len(kept), 4)
 
 
 def _claim_score(verdict: ClaimVerdict) -> float:

@@ -1,0 +1,109 @@
+"""The answer confidence (the answerability gate's features into a monotone calibrated model) and the
+relevance calibration's leave-one-dataset-out report: deterministic fits on small data."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from evals.bench.calibrate import FeatureSet, fit_logistic, fit_sets, monotone_fit, transfer_report
+from evals.bench.confidence import Row, confidence_report, fit
+from nodes.answer.confidence import FEATURES, ConfidenceModel, answer_confidence, confidence_features, shipped_model
+from nodes.answer.critique import claim_support
+from nodes.answer.state import AnswerFeatures, ClaimVerdict
+
+
+def _features(key_coverage: float, best_sentence_score: float, best_relevance: float) -> AnswerFeatures:
+    return AnswerFeatures(
+        outcome="answerable",
+        key_terms=3,
+        key_coverage=key_coverage,
+        best_sentence_score=best_sentence_score,
+        best_relevance=best_relevance,
+        dense_similarity=None,
+        sentences_used=1,
+        blocks_used=1,
+    )
+
+
+def _verdict(verdict: str, confidence: float = 1.0) -> ClaimVerdict:
+    return ClaimVerdict(claim="x", cited_ids=("a",), verdict=verdict, confidence=confidence, method="llm")
+
+
+def test_the_calibrator_reads_the_gates_features_and_computes_none_of_its_own() -> None:
+    features = _features(0.8, 1.2, 0.9)
+    assert confidence_features(features) == {"key_coverage": 0.8, "best_sentence_score": 1.2, "best_relevance": 0.9}
+    assert set(confidence_features(features)) == set(FEATURES)
+
+
+def test_an_answer_whose_sentences_do_not_address_the_question_gets_no_high_confidence() -> None:
+    """Whatever its retrieval relevance, with the shipped model; doubted claims pull it down."""
+    covered, off = _features(1.0, 1.2, 0.95), _features(0.0, 0.3, 1.0)
+    assert answer_confidence(off, 1.0) < 0.5 < answer_confidence(covered, 1.0)
+    assert answer_confidence(covered, 0.5) == pytest.approx(answer_confidence(covered, 1.0) / 2, abs=1e-3)
+
+
+def test_claim_support_averages_the_claims_that_stay_in_the_answer() -> None:
+    assert claim_support([]) == 1.0
+    assert claim_support([_verdict("supported"), _verdict("unsupported")]) == 1.0  # removed claims do not count
+    assert claim_support([_verdict("supported", 0.8), _verdict("partially", 0.8)]) == pytest.approx(0.6)
+
+
+def test_the_model_is_monotone_and_rejects_negative_weights() -> None:
+    model = shipped_model()
+    base = dict.fromkeys(FEATURES, 0.5)
+    for name in FEATURES:
+        assert model.probability(base | {name: 0.9}) >= model.probability(base)
+    with pytest.raises(ValueError, match="greater than or equal to 0"):
+        ConfidenceModel(intercept=0.0, key_coverage=-1.0)
+
+
+def test_the_fit_is_deterministic_and_weighs_each_dataset_the_same() -> None:
+    rng = np.random.default_rng(7)
+
+    def rows(n: int, rate: float) -> list[Row]:
+        found = []
+        for _ in range(n):
+            coverage = float(rng.uniform())
+            label = bool(rng.uniform() < rate * coverage * 2)
+            found.append(Row({"key_coverage": coverage, "best_sentence_score": coverage, "best_relevance": 0.5}, label))
+        return found
+
+    sets = {"small": rows(40, 0.4), "large": rows(400, 0.4)}
+    first, second = fit(sets), fit(sets)
+    assert first == second and first["key_coverage"] + first["best_sentence_score"] > 0
+    report = confidence_report(sets)
+    assert set(report["datasets"]) == {"small", "large"}
+    assert 0.5 < report["datasets"]["large"]["fit"]["roc_auc"] <= 1.0
+    assert report["datasets"]["small"]["left_out"]["answers"] == 40
+
+
+def test_weighted_logistic_fit_matches_duplicated_rows() -> None:
+    features = np.array([[0.1], [0.4], [0.6], [0.9], [0.3], [0.8]])
+    labels = np.array([0.0, 0.0, 1.0, 1.0, 1.0, 0.0])
+    weighted = fit_logistic(features, labels, weights=np.array([2.0, 1, 1, 1, 1, 1]))
+    duplicated = fit_logistic(np.vstack([features[:1], features]), np.concatenate([labels[:1], labels]))
+    assert np.allclose(weighted, duplicated)
+    assert monotone_fit({"x": features[:, 0], "noise": -features[:, 0]}, labels)["x"] >= 0
+
+
+def test_relevance_transfer_report_leaves_each_dataset_out_and_is_deterministic() -> None:
+    rng = np.random.default_rng(11)
+
+    def dataset(name: str, n: int, shift: float) -> FeatureSet:
+        labels = [bool(x) for x in rng.uniform(size=n) < 0.7]
+        dense = [float(0.8 + 0.08 * y + shift + rng.normal(0, 0.02)) for y in labels]
+        sparse = [float(1.5 * y + rng.normal(0, 0.5)) for y in labels]
+        return FeatureSet(name, sparse, dense, labels)
+
+    sets = [dataset("xquad_de", 200, 0.0), dataset("law_dev", 40, 0.03), dataset("demo_dev", 40, -0.02)]
+    first, second = transfer_report(sets, ("sparse", "dense")), transfer_report(sets, ("sparse", "dense"))
+    assert first == second
+    assert set(first["datasets"]) == {"xquad_de", "law_dev", "demo_dev"}
+    assert first["worst_loo_roc_auc"] == min(r["loo_roc_auc"] for r in first["datasets"].values()) > 0.8
+    assert (
+        "xquad_only_roc_auc" in first["datasets"]["law_dev"]
+        and "xquad_only_roc_auc" not in first["datasets"]["xquad_de"]
+    )
+    assert first["model"]["dense"] >= 0 and first["model"]["sparse"] >= 0
+    assert fit_sets(sets[:1], ("sparse",)) == fit_sets(sets[:1], ("sparse",))
