@@ -178,10 +178,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.write:
         description = (
             f"Answer confidence (nodes/answer/confidence.py): monotone logistic model of {', '.join(FEATURES)} "
-            "(times the critic's claim support), fitted by evals/bench/confidence.py on "
-            f"{', '.join(sets)} (dev splits; embedder {settings.embedder})."
+            "(features dropped where their weight came out negative; times the critic's claim support), one per "
+            f"embedder, fitted by evals/bench/confidence.py on {', '.join(sets)} (dev splits)."
         )
-        text = json.dumps({"description": description, "model": report["model"]}, ensure_ascii=False, indent=2)
+        models = json.loads(CONFIDENCE_FILE.read_text(encoding="utf-8"))["models"] | {
+            settings.embedder: report["model"]
+        }
+        text = json.dumps({"description": description, "models": models}, ensure_ascii=False, indent=2)
         CONFIDENCE_FILE.write_text(text + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(report, ensure_ascii=False))

@@ -9,10 +9,12 @@ The calibrator computes no features of its own: it reads what ``assess_answerabi
 - ``best_relevance``: the best calibrated retrieval relevance among the retrieved blocks.
 
 A logistic model with non-negative weights (monotone in every feature) turns them into a probability,
-fitted on the dev splits of the project's question sets and XQuAD-de by ``belegt bench confidence --write``
-and shipped in ``confidence.json``. It is multiplied by the critic's mean claim score (deterministic support
-1.0, "partially" half the critic's confidence, unconfirmed 0.5): offline answers carry no LLM verdicts to
-fit on, and a claim the LLM critic doubts must still pull the confidence down.
+fitted per embedder (the best sentence's score carries the sentence similarity only with a dense embedder)
+on the dev splits of the project's question sets and XQuAD-de by ``belegt bench confidence --write`` and
+shipped in ``confidence.json``; an embedder without a model of its own gets the sparse-only one. It is
+multiplied by the critic's mean claim score (deterministic support 1.0, "partially" half the critic's
+confidence, unconfirmed 0.5): offline answers carry no LLM verdicts to fit on, and a claim the LLM critic
+doubts must still pull the confidence down.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from importlib import resources
 from pydantic import BaseModel, ConfigDict, Field
 
 from nodes.answer.state import AnswerFeatures
+from stores.vector.calibration import SPARSE_ONLY
 
 FEATURES = ("key_coverage", "best_sentence_score", "best_relevance")
 
@@ -49,13 +52,18 @@ class ConfidenceFile(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     description: str
-    model: ConfidenceModel
+    models: dict[str, ConfidenceModel]
 
 
 @lru_cache(maxsize=1)
-def shipped_model() -> ConfidenceModel:
+def shipped_models() -> ConfidenceFile:
     text = (resources.files("nodes.answer") / "confidence.json").read_text(encoding="utf-8")
-    return ConfidenceFile.model_validate(json.loads(text)).model
+    return ConfidenceFile.model_validate(json.loads(text))
+
+
+def model_for(embedder_name: str | None) -> ConfidenceModel:
+    models = shipped_models().models
+    return models.get(embedder_name or SPARSE_ONLY, models[SPARSE_ONLY])
 
 
 def confidence_features(features: AnswerFeatures) -> dict[str, float]:
@@ -63,6 +71,6 @@ def confidence_features(features: AnswerFeatures) -> dict[str, float]:
     return {name: float(getattr(features, name)) for name in FEATURES}
 
 
-def answer_confidence(features: AnswerFeatures, claim_support: float) -> float:
+def answer_confidence(features: AnswerFeatures, claim_support: float, embedder_name: str | None) -> float:
     """The calibrated probability that this answer is correct and supported, times its claims' support."""
-    return round(shipped_model().probability(confidence_features(features)) * claim_support, 4)
+    return round(model_for(embedder_name).probability(confidence_features(features)) * claim_support, 4)

@@ -117,9 +117,9 @@ def critique_answer(state: AnswerState, runtime: Runtime[AnswerContext], *, serv
     # calibrated from the answerability gate's features: the probability that the answer is right and
     # supported, not just that its claims are cited
     everything_removed = bool(verdicts_in_order) and not remaining
-    update["confidence"] = (
-        0.0 if everything_removed else answer_confidence(state["answer_features"], claim_support(verdicts_in_order))
-    )
+    embedder = services.embedder.name if services.embedder else None
+    support = claim_support(verdicts_in_order)
+    update["confidence"] = 0.0 if everything_removed else answer_confidence(state["answer_features"], support, embedder)
     return update
 
 

