@@ -88,9 +88,11 @@ def ingested_knowledge_base(
     *,
     mapping: FieldMapping | None = None,
     keep_index: bool = True,
+    allow_flagged: bool = False,
 ) -> Iterator[EvalKnowledgeBase]:
     """Ingest the sources through the real path into a SQLite file in ``folder`` and Qdrant (local mode in
-    ``folder``, or in memory without ``keep_index``); the stores are closed afterwards."""
+    ``folder``, or in memory without ``keep_index``); the stores are closed afterwards. ``allow_flagged`` keeps
+    entries the screening would hold back (the poisoning suite needs them)."""
     database = open_database(f"sqlite:///{folder / 'kb.db'}")
     client = QdrantClient(path=str(folder / "qdrant")) if keep_index else QdrantClient(":memory:")
     try:
@@ -105,6 +107,7 @@ def ingested_knowledge_base(
                 default_id_pattern=id_pattern,
                 chunk_chars=settings.kb_chunk_chars,
                 mapping=mapping,
+                allow_flagged=allow_flagged,
                 progress=progress,
             )
         yield EvalKnowledgeBase(kb_id, MemoisedKnowledgeBase(store), store, database)
@@ -115,12 +118,20 @@ def ingested_knowledge_base(
 
 @contextmanager
 def eval_knowledge_base(
-    settings: StoreSettings, sources: Sequence[Path], kb_id: str, id_pattern: str, progress: Counter
+    settings: StoreSettings,
+    sources: Sequence[Path],
+    kb_id: str,
+    id_pattern: str,
+    progress: Counter,
+    *,
+    allow_flagged: bool = False,
 ) -> Iterator[EvalKnowledgeBase]:
     """Ingest the sources into a KB in temporary stores (SQLite file, Qdrant in memory) through the real path."""
     with (
         tempfile.TemporaryDirectory(prefix="belegt-eval-") as folder,
-        ingested_knowledge_base(Path(folder), settings, sources, kb_id, id_pattern, progress, keep_index=False) as kb,
+        ingested_knowledge_base(
+            Path(folder), settings, sources, kb_id, id_pattern, progress, keep_index=False, allow_flagged=allow_flagged
+        ) as kb,
     ):
         yield kb
 

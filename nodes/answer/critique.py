@@ -12,7 +12,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, ValidationError
 
-from nodes.answer.blocks import evidence_text
+from nodes.answer.blocks import evidence_text, format_evidence
 from nodes.answer.context import AnswerContext
 from nodes.answer.extractive import conflict_side_line
 from nodes.answer.prompts import CRITIC_SYSTEM_PROMPT, CRITIC_USER_PROMPT
@@ -162,7 +162,7 @@ def ask_critic_parallel(
 
 
 def _evidence(hits: Sequence[Hit]) -> str:
-    return "\n\n".join(f"[{h.entry_id}] {evidence_text(h)}" for h in hits) or "(keine)"
+    return "\n\n".join(format_evidence(h) for h in hits) or "(keine)"
 
 
 def _unconfirmed(claim: str) -> ClaimVerdict:

@@ -25,6 +25,7 @@ from nodes.shared.review import (
 from stores.scan.findings import REJECTION_REASONS, QuoteCandidate
 
 REVIEW_ACTION = "Befund übernehmen"
+REVIEWER_MISSING = 'Prüfer unbekannt: die Antwort braucht "reviewer" (wer entscheidet).'
 KeptSeverity = Literal["MAJOR", "MINOR", "HINT"]
 
 
@@ -117,7 +118,7 @@ def checked_decision(
 
 
 def route_finding(finding: RoutedFinding, decision: ReviewerDecision, edit: FindingEdit) -> RoutedFinding | None:
-    """The finding after the decision; None when it is dismissed."""
+    """The finding after the decision, signed with the reviewer's name; None when it is dismissed."""
     if decision.action == "reject":
         return None
     draft_changes = {k: v for k, v in edit.model_dump(exclude={"severity"}).items() if v is not None}
@@ -127,8 +128,17 @@ def route_finding(finding: RoutedFinding, decision: ReviewerDecision, edit: Find
             "severity": edit.severity or finding.proposed_severity,
             "bucket": "report",
             "human_reviewed": True,
+            "reviewed_by": (decision.reviewer or "").strip() or None,
         }
     )
+
+
+def signed_decision(decision: ReviewerDecision, **where: Any) -> tuple[ReviewerDecision, FindingEdit]:
+    """``checked_decision``, and a kept finding must name its reviewer (``HumanResponse.reviewer``; the server
+    fills it from the signed-in user): the audit trail stores who decided."""
+    if decision.action != "reject" and not (decision.reviewer or "").strip():
+        raise Refused([REVIEWER_MISSING])
+    return checked_decision(decision, **where)
 
 
 def review_findings(state: ScanState, *, services: ScanServices) -> dict[str, Any]:
@@ -148,7 +158,7 @@ def review_findings(state: ScanState, *, services: ScanServices) -> dict[str, An
             critic_note=finding.critic_note,
         )
         check = partial(
-            checked_decision,
+            signed_decision,
             store=store,
             document_id=state["document"].id,
             catalog_version_id=state["catalog"].id,

@@ -129,6 +129,7 @@ class RoutedFinding(BaseModel):
     confidence: float
     critic_note: str
     human_reviewed: bool = False
+    reviewed_by: str | None = None
 
     def quoted(self) -> dict[str, Any]:
         """What every view of the finding shows: clause, page, quote, text, proposed severity, confidence."""

@@ -44,6 +44,7 @@ def store_findings(state: ScanState, *, services: ScanServices) -> dict[str, Any
             severity=finding.severity,
             bucket=finding.bucket,
             human_reviewed=finding.human_reviewed,
+            reviewed_by=finding.reviewed_by,
         )
         for finding in report_order(state.get("routed", []))
     ]
