@@ -21,6 +21,7 @@ from stores.scan.audit import AuditRecord, seal
 from stores.scan.findings import FindingStore
 from stores.scan.trail import AuditTrail, ChainHeadLog
 from stores.sql.engine import Database
+from stores.sql.reviews import DecisionRecord, ReviewStore
 from tests.brand_support import audit_entry, build_dna
 from tests.db_support import owner_database
 from tests.scan_support import (
@@ -262,3 +263,32 @@ def test_a_finding_forged_into_a_stored_scan_does_not_verify(world: dict[str, An
     assert not verdict.valid
     assert "Datenbank: Befund an Stelle 3 passt nicht mehr zu seinem Hash (verändert)" in verdict.differences
     assert "Anzahl der Befunde: Bericht 2 ≠ Datenbank 3" in verdict.differences
+
+
+def test_reviewer_decisions_are_append_only(database: Database) -> None:
+    reviews = ReviewStore(database)
+    reviews.record(
+        DecisionRecord(
+            item_id="answer:1",
+            graph="answer",
+            origin="bucket",
+            action="approve",
+            reviewer="Eva",
+            before={"answer": "Entwurf"},
+            after={"answer": "Entwurf"},
+        )
+    )
+    owner = owner_database(database)
+    statements = ["UPDATE review_decisions SET reviewer = 'Mallory'", "DELETE FROM review_decisions"]
+    if database.dialect == "postgresql":
+        statements.append("TRUNCATE review_decisions")
+    try:
+        for connected in (database, owner):
+            for statement in statements:
+                with pytest.raises(DBAPIError, match="append_only:review_decisions|permission denied"):
+                    with connected.transaction() as connection:
+                        connection.execute(text(statement))
+    finally:
+        if owner is not database:
+            owner.dispose()
+    assert [d.reviewer for d in reviews.decisions()] == ["Eva"]
