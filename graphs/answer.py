@@ -16,6 +16,7 @@ from graphs.resources import app_resources
 from nodes.answer.context import AnswerContext
 from nodes.answer.critique import critique_answer, route_after_critique_answer
 from nodes.answer.draft import draft_answer
+from nodes.answer.failure import refuse_after_provider_failure
 from nodes.answer.finalize import finalize_answer
 from nodes.answer.mapreduce import summarize_blocks
 from nodes.answer.plan import plan_queries
@@ -46,9 +47,19 @@ def build_answer_graph(services: AnswerServices) -> StateGraph[AnswerState, Answ
     builder.add_node(assess_retrieval)
     builder.add_node(trim_context)
     builder.add_node("summarize_blocks", partial(summarize_blocks, services=services), retry_policy=LLM_RETRY)
-    builder.add_node("draft_answer", partial(draft_answer, services=services), retry_policy=LLM_RETRY)
+    builder.add_node(
+        "draft_answer",
+        partial(draft_answer, services=services),
+        retry_policy=LLM_RETRY,
+        error_handler=refuse_after_provider_failure,
+    )
     builder.add_node(validate_answer)
-    builder.add_node("regenerate_answer", partial(regenerate_answer, services=services), retry_policy=LLM_RETRY)
+    builder.add_node(
+        "regenerate_answer",
+        partial(regenerate_answer, services=services),
+        retry_policy=LLM_RETRY,
+        error_handler=refuse_after_provider_failure,
+    )
     builder.add_node(withhold_answer)
     builder.add_node("critique_answer", partial(critique_answer, services=services))
     builder.add_node(review_answer)

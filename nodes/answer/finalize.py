@@ -95,6 +95,8 @@ def finalize_answer(state: AnswerState, *, services: AnswerServices) -> dict[str
         "regenerations": state.get("regenerations", 0),
         "latency_ms": latency_ms,
     }
+    if state.get("provider_failure"):
+        output["error"] = state["provider_failure"]
     services.answer_records.write(_record({**state, **output}))
     return output
 

@@ -15,6 +15,9 @@ from nodes.answer.state import AnswerState, ResolvedPolicy, StrictnessRecord
 from nodes.shared.strictness import DEFAULT_DISCLAIMER_MESSAGE, DEFAULT_REFUSAL_MESSAGE, get_strictness_config
 from stores.sql.bots import Bot, BotNotFound
 
+# A thread keeps its state between runs: the previous run's outcome must not decide this one's path.
+FRESH_OUTCOME: dict[str, Any] = {"error": None, "provider_failure": None, "bucket": None, "refused": False}
+
 
 def resolve_policy(state: AnswerState, runtime: Runtime[AnswerContext], *, services: AnswerServices) -> dict[str, Any]:
     """The context's strictness wins over the bot's; a missing bot or KB becomes an error output."""
@@ -53,6 +56,7 @@ def resolve_policy(state: AnswerState, runtime: Runtime[AnswerContext], *, servi
         brand_guardrails=guardrails,
     )
     return {
+        **{key: value for key, value in FRESH_OUTCOME.items() if key in state},
         "started_at": started_at,
         "policy": policy,
         "model": policy.model,

@@ -131,6 +131,7 @@ class AnswerState(AnswerInput, AnswerOutput, total=False):
     conflicts: list[KBConflict]
     notes: Annotated[list[BlockNote], operator.add]
     claims: list[ClaimVerdict]
+    provider_failure: str | None  # stable code of an LLM call that failed after its retries, e.g. provider_timeout
     review_request: HumanInterrupt
 
 

@@ -17,6 +17,7 @@ from graphs.answer import build_answer_graph
 from nodes.answer.context import AnswerContext
 from nodes.answer.prompts import SOFT_HINT
 from nodes.answer.services import StaticServices
+from nodes.shared.llm import ProviderTimeout
 from nodes.shared.scripted_llm import ScriptedChatModel, ScriptStep
 from nodes.shared.strictness import DEFAULT_DISCLAIMER_MESSAGE, DEFAULT_REFUSAL_MESSAGE, get_strictness_config
 from stores.brand.importer import load_dna_file
@@ -446,3 +447,16 @@ def test_unknown_brand_is_an_error_output(services: StaticServices, hybrid_kb: t
     services.brands = BrandStore(hybrid_kb[0])
     out = Run(services, "Urlaub?", [], brand_id="gibtsnicht").state
     assert out["bucket"] == "invalid_input" and "gibtsnicht" in out["answer"]
+
+
+def _provider_timeout(messages: list[Any]) -> str:
+    raise ProviderTimeout("ollama", "Zeitüberschreitung bei der Anfrage")
+
+
+def test_a_provider_that_keeps_timing_out_ends_in_the_refusal_with_its_code(services: StaticServices) -> None:
+    run = Run(services, "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?", [_provider_timeout] * 3)
+    out = run.state
+    assert run.llm_calls == 3  # the retries ran first
+    assert out["bucket"] == "refused" and out["refused"] and out["error"] == "provider_timeout"
+    assert out["answer"] == UNCERTAIN and out["citations"] == []
+    assert "finalize_answer" in run.path and "validate_answer" not in run.path
