@@ -11,7 +11,6 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph.state import CompiledStateGraph
-from qdrant_client import QdrantClient
 
 from evals.suite import Counter, RunSettings
 from graphs.answer import build_answer_graph
@@ -27,6 +26,7 @@ from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
 from stores.sql.engine import Database, open_database
 from stores.vector.embedders import create_embedder
+from stores.vector.qdrant import memory_engine
 
 
 class MemoisedKnowledgeBase:
@@ -82,10 +82,10 @@ def eval_knowledge_base(
     """Ingest the sources into a KB in temporary stores (SQLite file, Qdrant in memory) through the real path."""
     with tempfile.TemporaryDirectory(prefix="belegt-eval-") as folder:
         database = open_database(f"sqlite:///{Path(folder) / 'eval.db'}")
-        client = QdrantClient(":memory:")
+        engine = memory_engine()
         try:
             store = KnowledgeBase.from_settings(
-                settings, client=client, database=database, embedder=create_embedder(settings)
+                settings, engine=engine, database=database, embedder=create_embedder(settings)
             )
             for source in sources:
                 ingest_kb(
@@ -98,7 +98,7 @@ def eval_knowledge_base(
                 )
             yield EvalKnowledgeBase(kb_id, MemoisedKnowledgeBase(store), store, database)
         finally:
-            client.close()
+            engine.close()
             database.dispose()
 
 

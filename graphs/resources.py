@@ -1,6 +1,6 @@
 """Process-wide stores and models, opened on first use from the settings.
 
-Qdrant local mode allows one client per folder, so a process shares one ``AppResources``.
+One vector engine per process: it caches open shards and alias look-ups, so a process shares one ``AppResources``.
 """
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from __future__ import annotations
 from functools import cached_property, lru_cache
 
 from langchain_core.language_models import BaseChatModel
-from qdrant_client import QdrantClient
 
 from graphs.settings import Settings, load_settings
 from nodes.settings import ProviderName
@@ -21,7 +20,8 @@ from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
 from stores.sql.engine import Database, open_database
 from stores.vector.embedders import Embedder, create_embedder
-from stores.vector.qdrant import open_qdrant
+from stores.vector.engine import VectorEngine
+from stores.vector.qdrant import open_vector_engine
 
 
 class AppResources:
@@ -35,8 +35,8 @@ class AppResources:
         return open_database(self.settings.resolved_database_url)
 
     @cached_property
-    def qdrant(self) -> QdrantClient:
-        return open_qdrant(self.settings)
+    def vectors(self) -> VectorEngine:
+        return open_vector_engine(self.settings)
 
     @cached_property
     def embedder(self) -> Embedder | None:
@@ -45,7 +45,7 @@ class AppResources:
     @cached_property
     def knowledge_base(self) -> KnowledgeBase:
         return KnowledgeBase.from_settings(
-            self.settings, client=self.qdrant, database=self.database, embedder=self.embedder
+            self.settings, engine=self.vectors, database=self.database, embedder=self.embedder
         )
 
     @cached_property
@@ -77,8 +77,8 @@ class AppResources:
         return create_chat_model(provider, strictness, self.settings, model=model, max_tokens=max_tokens)
 
     def close(self) -> None:
-        if "qdrant" in self.__dict__:
-            self.qdrant.close()
+        if "vectors" in self.__dict__:
+            self.vectors.close()
         if "database" in self.__dict__:
             self.database.dispose()
 

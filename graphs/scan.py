@@ -40,7 +40,7 @@ LLM_RETRY = RetryPolicy(max_attempts=3, initial_interval=1.0, retry_on=is_transi
 
 
 class ResourceScanServices:
-    """ScanServices on the process-wide resources, opened on first use (one Qdrant client per process)."""
+    """ScanServices on the process-wide resources, opened on first use (one vector engine per process)."""
 
     def __init__(self, resources: Callable[[], AppResources]) -> None:
         self._resources = resources
@@ -52,7 +52,7 @@ class ResourceScanServices:
     @cached_property
     def clauses(self) -> ClauseIndex:
         resources = self._resources()
-        return ClauseIndex.from_settings(resources.settings, client=resources.qdrant, embedder=resources.embedder)
+        return ClauseIndex.from_settings(resources.settings, engine=resources.vectors, embedder=resources.embedder)
 
     @property
     def provider(self) -> str:

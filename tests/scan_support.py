@@ -10,7 +10,6 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 from langgraph.checkpoint.memory import InMemorySaver
-from qdrant_client import QdrantClient
 from sqlalchemy import text
 
 from graphs.scan import build_scan_graph
@@ -24,6 +23,7 @@ from stores.scan.clause_index import ClauseIndex
 from stores.scan.documents import DocumentDraft, DocumentStore, PageText, StoredDocument
 from stores.settings import StoreSettings
 from stores.sql.engine import Database
+from stores.vector.qdrant import memory_engine
 
 PAGE_ONE = "Leistungsdaten\nSensitivität 96,4 %\n(n = 250 Proben)   im Vergleich zur PCR."
 PAGE_THREE = "Unser Test ist 100 % sicher und ersetzt jede ärztliche Diagnose."
@@ -192,7 +192,7 @@ class ScanEnv:
 
 
 def demo_env(database: Database, *, document: Path | None = None, catalog: Path | None = None) -> ScanEnv:
-    clauses = ClauseIndex.from_settings(StoreSettings(), client=QdrantClient(":memory:"), embedder=None)
+    clauses = ClauseIndex.from_settings(StoreSettings(), engine=memory_engine(), embedder=None)
     version = import_catalog(catalog or DEMO / "katalog.yaml", catalogs=CatalogStore(database), clauses=clauses)
     stored = DocumentStore(database).store(read_document(document or DEMO / "produktinfo.md"))
     return ScanEnv(database=database, clauses=clauses, version=version, document=stored)

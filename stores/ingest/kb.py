@@ -2,16 +2,18 @@
 
 Input is checked completely before anything is written; one error report names every problem (file,
 line, field). The sync is idempotent (content hashes): unchanged entries are not touched, changed ones are
-replaced in place, ``prune`` removes entries missing from the input. If the index was built with another
-embedder or analyzer, or has drifted from the SQL records, the whole KB is re-indexed into a new collection
-and the alias switched atomically. SQL is committed only after the index writes succeeded.
+replaced, ``prune`` removes entries missing from the input. Every index write is one new version switched to
+atomically (copy-on-write), so readers see the KB before or after an ingest, never a mix. Each point carries
+its entry's content hash: if the index was built with another embedder or analyzer, or any point differs
+from the SQL records (a crash between the index switch and the SQL commit, a lost store), the whole KB is
+re-indexed from the input and the records. SQL is committed only after the index switch succeeded.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -31,6 +33,7 @@ CONFLICT_FIELDS = ("ids", "topic", "sides")
 CONFLICT_FILES = ("conflicts.yaml", "conflicts.yml")
 STAND = re.compile(r"^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
 MAX_REPORTED = 25
+HASH_KEY = "content_hash"
 
 
 class KBInputError(ValueError):
@@ -308,13 +311,8 @@ def ingest_kb(
     ]
     alias = kb.alias(kb_id)
     exists = kb.index.exists(alias)
-    expected_points = sum(s.chunk_count for s in stored.values())
-    # A collection built with another embedder/analyzer, or out of step with SQL, is rebuilt as a whole.
-    full_build = (
-        not exists
-        or not kb.index.is_current(alias)
-        or kb.index.count(alias, filter={TENANT_KEY: kb_id}) != expected_points
-    )
+    # A version built with another embedder/analyzer, or out of step with SQL in any point, is rebuilt whole.
+    full_build = not exists or not kb.index.is_current(alias) or _drifted(kb, alias, kb_id, stored.values())
     summary.rebuilt = full_build and (exists or bool(stored))
     old_conflicts = {conflict_key(c.ids): c for c in kb.records.conflicts(kb_id)}
     new_conflicts = {conflict_key(c.ids): c for c in parsed.conflicts}
@@ -329,10 +327,9 @@ def ingest_kb(
             kept = [s.entry for s in stored.values() if s.entry.id not in input_ids and s.entry.id in final_ids]
             _rebuild(kb, alias, [*parsed.entries, *kept], chunk_chars, progress)
             return
-        points = [p for s in upserts for p in entry_points(s.entry, chunk_chars)]
+        points = [p for s in upserts for p in hashed_points(s.entry, s.content_hash, chunk_chars)]
         if progress is not None:
             progress.start(len(points))
-        kb.index.upsert(alias, points, progress=progress.advance if progress else None)
         stale = [
             point_id(kb_id, chunk_id(s.entry.id, n))
             for s in upserts
@@ -340,7 +337,7 @@ def ingest_kb(
             for n in range(s.chunk_count + 1, stored[s.entry.id].chunk_count + 1)
         ]
         stale += [point_id(kb_id, chunk_id(i, n)) for i in summary.removed for n in range(1, stored[i].chunk_count + 1)]
-        kb.index.delete(alias, stale)
+        kb.index.update(alias, points, delete=stale, progress=progress.advance if progress else None)
 
     kb.records.apply(
         KBChanges(
@@ -365,10 +362,26 @@ def reindex_kb(kb_id: str, *, kb: KnowledgeBase, chunk_chars: int, progress: Pro
     return len(stored)
 
 
+def hashed_points(entry: KBEntry, digest: str, chunk_chars: int) -> list[IndexPoint]:
+    """The entry's index points, each carrying the entry's content hash for per-point drift checks."""
+    return [
+        IndexPoint(id=p.id, text=p.text, payload={**p.payload, HASH_KEY: digest})
+        for p in entry_points(entry, chunk_chars)
+    ]
+
+
+def _drifted(kb: KnowledgeBase, alias: str, kb_id: str, stored: Iterable[StoredEntry]) -> bool:
+    """Does any point of the live index differ from what the SQL records say (id set or content hash)?"""
+    expected = {
+        point_id(kb_id, chunk_id(s.entry.id, n)): s.content_hash for s in stored for n in range(1, s.chunk_count + 1)
+    }
+    return kb.index.payload_values(alias, HASH_KEY) != expected
+
+
 def _rebuild(
     kb: KnowledgeBase, alias: str, entries: Sequence[KBEntry], chunk_chars: int, progress: ProgressReporter | None
 ) -> None:
-    points: list[IndexPoint] = [p for e in entries for p in entry_points(e, chunk_chars)]
+    points = [p for e in entries for p in hashed_points(e, content_hash(e, chunk_chars), chunk_chars)]
     if progress is not None:
         progress.start(len(points))
     kb.index.build(alias, points, progress=progress.advance if progress else None)

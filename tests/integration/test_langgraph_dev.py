@@ -15,13 +15,13 @@ from typing import Any
 import httpx
 import pytest
 from langgraph_sdk import get_sync_client
-from qdrant_client import QdrantClient
 
 from stores.ingest.kb import ingest_kb
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
 from stores.sql.engine import open_database
 from stores.vector.embedders import create_embedder
+from stores.vector.qdrant import open_vector_engine
 from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, write_kb_jsonl
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,13 +36,13 @@ def _free_port() -> int:
 
 
 def _ingest(data_dir: Path) -> None:
-    """Fill the embedded stores the server will open; the Qdrant lock is released before it starts."""
+    """Fill the embedded stores the server will open."""
     settings = StoreSettings(data_dir=data_dir, embedder="none")
     database = open_database(settings.resolved_database_url)
-    client = QdrantClient(path=str(settings.resolved_qdrant_path))
-    kb = KnowledgeBase.from_settings(settings, client=client, database=database, embedder=create_embedder(settings))
+    engine = open_vector_engine(settings)
+    kb = KnowledgeBase.from_settings(settings, engine=engine, database=database, embedder=create_embedder(settings))
     ingest_kb(write_kb_jsonl(data_dir), KB_ID, kb=kb, default_id_pattern=ID_PATTERN, chunk_chars=1500)
-    client.close()
+    engine.close()
     database.dispose()
 
 

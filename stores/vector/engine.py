@@ -1,0 +1,117 @@
+"""What ``HybridIndex`` needs from a vector engine: immutable versions behind a name that switches atomically.
+
+An alias names the live version of an index. Writers fill a fresh version, ``seal`` it and ``switch`` the alias
+to it in one atomic step, so readers see the old version or the new one, never a half-written one. Engines:
+``stores.vector.edge`` (embedded Qdrant Edge, the default) and ``stores.vector.qdrant`` (qdrant-client: a
+server or cluster, or its pure-Python local mode).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from stores.vector.analyzer import SparseTerms
+
+FilterValue = str | int | bool | Sequence[str | int] | Mapping[str, float | int]
+Conditions = Mapping[str, FilterValue]
+VectorName = Literal["dense", "sparse"]
+
+DENSE: VectorName = "dense"
+SPARSE: VectorName = "sparse"
+RANGE_KEYS = frozenset({"gt", "gte", "lt", "lte"})
+
+
+class IndexUsageError(ValueError):
+    """A misuse of the index API (missing tenant filter, unknown alias, bad filter value)."""
+
+
+class MissingIndex(IndexUsageError):
+    def __init__(self, alias: str) -> None:
+        super().__init__(f"Index {alias!r} gibt es nicht")
+        self.alias = alias
+
+
+@dataclass(frozen=True)
+class StoredPoint:
+    """One point as the engine keeps it: engine id (a uuid), both vectors and the payload."""
+
+    id: str
+    sparse: SparseTerms
+    dense: Sequence[float] | None
+    payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class VectorQuery:
+    """One nearest-neighbour list: which vector, the query vector, the payload filter and the list length."""
+
+    using: VectorName
+    vector: Sequence[float] | SparseTerms
+    conditions: Conditions
+    limit: int
+    with_dense: bool = False
+
+
+@dataclass(frozen=True)
+class EngineHit:
+    id: str
+    score: float
+    payload: dict[str, Any]
+    dense: Sequence[float] | None
+
+
+class VectorEngine(Protocol):
+    """Versions are written once (create → write → seal) and then only read, switched to and dropped."""
+
+    name: str
+
+    def resolve(self, alias: str) -> str | None:
+        """The version the alias points at, or None."""
+        ...
+
+    def metadata(self, version: str) -> dict[str, Any]: ...
+
+    def versions(self, alias: str) -> list[str]:
+        """Every version stored for this alias, live or not (orphans of interrupted builds included)."""
+        ...
+
+    def writing(self, alias: str) -> AbstractContextManager[None]:
+        """Held by a writer from creating a version until switching to it (one writer per alias)."""
+        ...
+
+    def create(self, alias: str, *, dense_dim: int | None, tenant_key: str, metadata: Mapping[str, Any]) -> str: ...
+
+    def write(self, version: str, points: Sequence[StoredPoint]) -> None: ...
+
+    def seal(self, version: str) -> None:
+        """Make the version durable and fast to read before anyone can see it."""
+        ...
+
+    def switch(self, alias: str, version: str) -> None:
+        """Point the alias at the version in one atomic step."""
+        ...
+
+    def unlink(self, alias: str) -> None: ...
+
+    def drop(self, version: str) -> None: ...
+
+    def query_batch(self, alias: str, queries: Sequence[VectorQuery]) -> list[list[EngineHit]]:
+        """All lists in one request against the alias's live version; MissingIndex if there is none."""
+        ...
+
+    def count(self, alias: str, conditions: Conditions) -> int: ...
+
+    def scroll(self, version: str, *, with_vectors: bool) -> Iterator[StoredPoint]: ...
+
+    def close(self) -> None: ...
+
+
+def checked_conditions(conditions: Conditions) -> Conditions:
+    """Range filters name only gt/gte/lt/lte; everything else is a value or a list of values."""
+    for key, value in conditions.items():
+        if isinstance(value, Mapping) and (not value or not set(value) <= RANGE_KEYS):
+            raise IndexUsageError(f"Bereichsfilter {key!r} erlaubt nur {sorted(RANGE_KEYS)}")
+    return conditions
