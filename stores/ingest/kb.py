@@ -310,6 +310,7 @@ def ingest_kb(
         if ref not in final_ids
     ]
     alias = kb.alias(kb_id)
+    kb.index.remove_orphans(alias)
     exists = kb.index.exists(alias)
     # A version built with another embedder/analyzer, or out of step with SQL in any point, is rebuilt whole.
     full_build = not exists or not kb.index.is_current(alias) or _drifted(kb, alias, kb_id, stored.values())

@@ -175,6 +175,17 @@ class HybridIndex:
             for version in self.engine.versions(alias):
                 self.engine.drop(version)
 
+    def remove_orphans(self, alias: str) -> list[str]:
+        """Drop every version of the alias that it does not point at (left by writers that died); returns them."""
+        with self.engine.writing(alias):
+            return self._remove_orphans(alias, self.engine.resolve(alias))
+
+    def _remove_orphans(self, alias: str, live: str | None) -> list[str]:
+        orphans = [version for version in self.engine.versions(alias) if version != live]
+        for orphan in orphans:
+            self.engine.drop(orphan)
+        return orphans
+
     def count(self, alias: str, *, filter: Mapping[str, FilterValue]) -> int:
         return self.engine.count(alias, self._conditions(filter))
 
@@ -193,9 +204,7 @@ class HybridIndex:
     ) -> str:
         with self.engine.writing(alias):
             live = self.engine.resolve(alias)
-            for orphan in self.engine.versions(alias):
-                if orphan != live:
-                    self.engine.drop(orphan)  # left by a writer that died before its switch
+            self._remove_orphans(alias, live)
             dense = self.embedder.dim if self.embedder else None
             version = self.engine.create(alias, dense_dim=dense, tenant_key=self.tenant_key, metadata=self.signature)
             try:
