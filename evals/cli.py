@@ -72,22 +72,25 @@ def run_evals(
 
 @bench_app.command("retrieval")
 def bench_retrieval(
-    data: Annotated[Path, typer.Option("--data", help="XQuAD-de 'derived'-Ordner (corpus/queries/qrels).")] = Path(
-        "../shared/data/xquad_de/derived"
-    ),
+    data: Annotated[
+        Path, typer.Option("--data", help="BEIR-Ordner (corpus.jsonl, queries.jsonl, qrels/*.tsv) oder SQuAD-JSON.")
+    ] = Path("../shared/data/xquad_de/derived"),
+    split: Annotated[str, typer.Option("--split", help="qrels-Split eines BEIR-Ordners (qrels/<split>.tsv).")] = "test",
     laws: Annotated[
         Path | None,
         typer.Option("--laws", help="kb_paragraphs.jsonl (Ingest-Zeit, Latenz); Standard: neben --data."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
 ) -> None:
-    """Retrieval messen: Recall@1/5/10, nDCG@10, MRR, Latenz für BM25-Baseline, sparse, dense, hybrid."""
+    """Retrieval messen: Recall@1/5/10, nDCG@10, MRR, Latenz für BM25-Baseline, sparse, dense, hybrid.
+
+    Ablehnungs-Split (refusal_split_*.jsonl neben dem Korpus) und Gesetze-KB sind optional."""
     from evals.bench.retrieval import BenchmarkDataError, print_report, run_retrieval_benchmark
 
     settings = settings_or_exit()
     laws_path = laws or data.parent.parent / "de_gesetze" / "kb_paragraphs.jsonl"
     try:
-        report = run_retrieval_benchmark(settings, data, laws_path, quiet=as_json)
+        report = run_retrieval_benchmark(settings, data, laws_path, split=split, quiet=as_json)
     except BenchmarkDataError as exc:
         fail(escape(str(exc)))
     if as_json:

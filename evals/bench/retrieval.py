@@ -1,8 +1,10 @@
-"""Retrieval benchmark: XQuAD-de ranking quality, refusal separation of the calibrated score, law-KB timings.
+"""Retrieval benchmark: ranking quality on a standard test set, refusal separation, law-KB timings.
 
-Run ``belegt bench retrieval --data ../shared/data/xquad_de/derived [--json]`` or
-``python -m evals.bench.retrieval --data … [--json]``. Every method runs through the real stores
-(Qdrant local mode in a temporary folder); the plain BM25 baseline is computed in the same run.
+Run ``belegt bench retrieval --data DIR_OR_FILE [--split test] [--json]`` or ``python -m evals.bench.retrieval``.
+``--data`` is a BEIR folder or a SQuAD JSON file (``evals.bench.standard_data``); the default is XQuAD-de.
+The refusal split (``refusal_split_*.jsonl`` beside the corpus) and the law KB are optional: a missing one
+is a note in the report. Every method runs through the real stores (Qdrant Edge in a temporary folder);
+the plain BM25 baseline is computed in the same run.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import math
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +34,7 @@ from evals.bench.data import (
     read_jsonl,
     write_law_kb,
 )
+from evals.bench.standard_data import DEFAULT_SPLIT, JudgedQuery, load_retrieval_set
 from evals.evaluators import mean_scores
 from evals.evaluators.retrieval import RANKING_EVALUATORS
 from stores.ingest.kb import ingest_kb
@@ -49,16 +52,17 @@ THRESHOLDS = (0.80, 0.70, 0.50, 0.40, 0.0)
 TENANT = "corpus"
 LAW_ID_PATTERN = r"^\S+( \S+)* (§|Art|Anhang|Anlage)\S*$"
 LAW_QUERIES = 100
+REFUSAL_FILES = ("refusal_split_kb_corpus.jsonl", "refusal_split_queries.jsonl")
 
 
 # --- metrics -----------------------------------------------------------------------------------------
 
 
-def ranking_metrics(rankings: Sequence[Sequence[str]], golds: Sequence[str]) -> dict[str, float]:
-    """recall@1/5/10, nDCG@10 and MRR (one relevant passage per query), averaged over the queries."""
+def ranking_metrics(rankings: Sequence[Sequence[str]], relevant: Sequence[Mapping[str, int]]) -> dict[str, float]:
+    """recall@1/5/10, nDCG@10 and MRR (graded relevance, see ``evals.evaluators.retrieval``), query means."""
     results = [
-        evaluator({}, {"ranking": ranked}, {"gold": gold})
-        for ranked, gold in zip(rankings, golds, strict=True)
+        evaluator({}, {"ranking": ranked}, {"relevant": judged})
+        for ranked, judged in zip(rankings, relevant, strict=True)
         for evaluator in RANKING_EVALUATORS
     ]
     return {key: mean for key, (mean, _) in mean_scores(results).items()}
@@ -135,9 +139,9 @@ def bm25_search(passages: Sequence[Passage]) -> Callable[[str], list[str]]:
     return search
 
 
-def evaluate_search(search: Callable[[str], list[str]], queries: Sequence[Query]) -> dict[str, float]:
-    latency, rankings = rank_queries(search, queries)
-    return {**ranking_metrics(rankings, [q.gold or "" for q in queries]), **latency}
+def evaluate_search(search: Callable[[str], list[str]], queries: Sequence[JudgedQuery]) -> dict[str, float]:
+    latency, rankings = rank_queries(search, [q.query for q in queries])
+    return {**ranking_metrics(rankings, [q.relevant for q in queries]), **latency}
 
 
 def top_scores(index: HybridIndex, alias: str, queries: Sequence[Query]) -> list[dict[str, float]]:
@@ -188,7 +192,7 @@ def law_timings(laws_path: Path, embedder: Embedder | None, settings: StoreSetti
     rows = read_jsonl(laws_path)
     source = write_law_kb(rows, workdir / "laws.jsonl")
     database = open_database(f"sqlite:///{workdir / 'laws.db'}")
-    engine = EdgeEngine(workdir / "laws-qdrant")
+    engine = EdgeEngine(workdir / "laws-edge")
     try:
         kb = KnowledgeBase.from_settings(settings, engine=engine, database=database, embedder=embedder)
         start = time.perf_counter()
@@ -217,25 +221,28 @@ def law_timings(laws_path: Path, embedder: Embedder | None, settings: StoreSetti
 
 
 def run_retrieval_benchmark(
-    settings: StoreSettings, data_dir: Path, laws_path: Path | None, *, quiet: bool = False
+    settings: StoreSettings, data: Path, laws_path: Path | None, *, split: str = DEFAULT_SPLIT, quiet: bool = False
 ) -> dict[str, Any]:
     log: Callable[[str], None] = Console(stderr=True, quiet=quiet).print
-    passages = load_passages(data_dir / "corpus.jsonl")
-    queries = load_queries(data_dir / "queries.jsonl")
+    test_set = load_retrieval_set(data, split=split)
+    passages, queries = test_set.passages, test_set.queries
     embedder = create_embedder(settings)
     cached = CachedEmbedder(embedder) if embedder else None
     report: dict[str, Any] = {
-        "dataset": data_dir.name if data_dir.name != "derived" else data_dir.parent.name,
+        "dataset": test_set.name,
+        "layout": test_set.layout,
         "passages": len(passages),
         "queries": len(queries),
         "embedder": settings.embedder,
         "fusion": settings.kb_fusion,
         "dense_weight": settings.kb_dense_weight,
         "methods": {},
+        "notes": list(test_set.notes),
     }
     methods: dict[str, Any] = report["methods"]
+    refusal_folder = data if data.is_dir() else data.parent
     with tempfile.TemporaryDirectory() as tmp:
-        engine = EdgeEngine(Path(tmp) / "qdrant")
+        engine = EdgeEngine(Path(tmp) / "edge")
         try:
             log("BM25-Baseline …")
             methods["bm25_baseline"] = evaluate_search(bm25_search(passages), queries)
@@ -256,21 +263,32 @@ def run_retrieval_benchmark(
                     engine, "hybrid", passages, cached, fusion=other, dense_weight=settings.kb_dense_weight
                 )
                 methods[f"hybrid_{other}"] = evaluate_search(index_search(alternative, "hybrid"), queries)
-            log("Ablehnungs-Split …")
-            refusal_kb = load_passages(data_dir / "refusal_split_kb_corpus.jsonl")
-            refusal_rows = read_jsonl(data_dir / "refusal_split_queries.jsonl")
-            refusal_queries = load_queries(data_dir / "refusal_split_queries.jsonl")
-            answerable = [bool(r["answerable_in_kb"]) for r in refusal_rows]
-            refusal_index = build_index(
-                engine, "refusal", refusal_kb, cached, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
-            )
-            report["refusal"] = refusal_report(refusal_index, "refusal", refusal_queries, answerable)
+            if all((refusal_folder / name).is_file() for name in REFUSAL_FILES):
+                log("Ablehnungs-Split …")
+                report["refusal"] = run_refusal_split(engine, refusal_folder, cached, settings)
+            else:
+                report["notes"].append(f"Ablehnungs-Split übersprungen: {' / '.join(REFUSAL_FILES)} fehlen")
         finally:
             engine.close()
-        if laws_path is not None:
+        if laws_path is not None and laws_path.is_file():
             log(f"Gesetze-KB {laws_path} einlesen …")
             report["laws"] = law_timings(laws_path, embedder, settings, Path(tmp))
+        elif laws_path is not None:
+            report["notes"].append(f"Gesetze-KB-Zeitmessung übersprungen: {laws_path} fehlt")
     return report
+
+
+def run_refusal_split(
+    engine: VectorEngine, folder: Path, embedder: Embedder | None, settings: StoreSettings
+) -> dict[str, Any]:
+    refusal_kb = load_passages(folder / REFUSAL_FILES[0])
+    refusal_rows = read_jsonl(folder / REFUSAL_FILES[1])
+    refusal_queries = load_queries(folder / REFUSAL_FILES[1])
+    answerable = [bool(r["answerable_in_kb"]) for r in refusal_rows]
+    refusal_index = build_index(
+        engine, "refusal", refusal_kb, embedder, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
+    )
+    return refusal_report(refusal_index, "refusal", refusal_queries, answerable)
 
 
 def print_report(report: dict[str, Any], console: Console) -> None:
@@ -287,7 +305,20 @@ def print_report(report: dict[str, Any], console: Console) -> None:
             f"{m['p95_ms']:.1f}",
         )
     console.print(table)
-    refusal = report["refusal"]
+    console.print(f"Eingabe: {report['layout']}")
+    for note in report["notes"]:
+        console.print(f"Hinweis: {note}")
+    if "refusal" in report:
+        print_refusal(report["refusal"], console)
+    if "laws" in report:
+        laws = report["laws"]
+        console.print(
+            f"Gesetze-KB: {laws['entries']} Einträge / {laws['chunks']} Chunks eingelesen in {laws['ingest_s']} s; "
+            f"Suche p50 {laws['p50_ms']} ms, p95 {laws['p95_ms']} ms ({laws['queries']} Anfragen)"
+        )
+
+
+def print_refusal(refusal: dict[str, Any], console: Console) -> None:
     rates = Table(
         "min_score", "beantwortbar ≥", "unbeantwortbar ≥", title=f"Ablehnung: ROC AUC {refusal['roc_auc']:.3f}"
     )
@@ -298,23 +329,18 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         f"Report-Fold: {refusal['answerable']} beantwortbare, {refusal['unanswerable']} unbeantwortbare Fragen; "
         + ", ".join(f"{k} {v}" for k, v in refusal.items() if k.startswith("roc_auc_raw"))
     )
-    if "laws" in report:
-        laws = report["laws"]
-        console.print(
-            f"Gesetze-KB: {laws['entries']} Einträge / {laws['chunks']} Chunks eingelesen in {laws['ingest_s']} s; "
-            f"Suche p50 {laws['p50_ms']} ms, p95 {laws['p95_ms']} ms ({laws['queries']} Anfragen)"
-        )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=Path("../shared/data/xquad_de/derived"))
+    parser.add_argument("--split", default=DEFAULT_SPLIT)
     parser.add_argument("--laws", type=Path, default=None)
     parser.add_argument("--no-laws", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     laws = None if args.no_laws else args.laws or args.data.parent.parent / "de_gesetze" / "kb_paragraphs.jsonl"
-    report = run_retrieval_benchmark(StoreSettings(), args.data, laws, quiet=args.json)
+    report = run_retrieval_benchmark(StoreSettings(), args.data, laws, split=args.split, quiet=args.json)
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
     else:
