@@ -99,6 +99,44 @@ def bench_retrieval(
         print_report(report, console)
 
 
+@bench_app.command("scale")
+def bench_scale(
+    passages: Annotated[str, typer.Option("--passages", help="Größen, kommagetrennt.")] = "1000,10000,100000",
+    data_root: Annotated[Path, typer.Option("--data", help="Ordner der geteilten Daten (deutscher Text).")] = Path(
+        "../shared/data"
+    ),
+    engines: Annotated[str, typer.Option("--engines", help="edge, qdrant-local, numpy.")] = "edge,qdrant-local,numpy",
+    qdrant_local_max: Annotated[
+        int, typer.Option("--qdrant-local-max", help="Größte Größe für qdrant-client lokal (Brute Force).")
+    ] = 10_000,
+    as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
+) -> None:
+    """Store-Kosten bei wachsender KB: Aufbauzeit, Passagen/s, Spitzenspeicher, Suche p50/p95 hybrid und sparse."""
+    from evals.bench.data import BenchmarkDataError
+    from evals.bench.scale import dumps, print_report, run_scale_benchmark
+
+    try:
+        sizes = [int(size) for size in passages.split(",") if size.strip()]
+    except ValueError:
+        fail(escape(f"--passages erwartet ganze Zahlen, kommagetrennt, nicht {passages!r}"), code=2)
+    if not sizes or min(sizes) < 100:
+        fail("--passages: jede Größe muss mindestens 100 sein", code=2)
+    try:
+        report = run_scale_benchmark(
+            sizes,
+            data_root,
+            engines=[e.strip() for e in engines.split(",") if e.strip()],
+            qdrant_local_max=qdrant_local_max,
+            quiet=as_json,
+        )
+    except BenchmarkDataError as exc:
+        fail(escape(str(exc)))
+    if as_json:
+        typer.echo(dumps(report))
+    else:
+        print_report(report, console)
+
+
 @bench_app.command("answer")
 def bench_answer(
     laws: Annotated[Path | None, typer.Option("--laws", help="kb_paragraphs.jsonl der Bundesgesetze.")] = Path(

@@ -68,10 +68,10 @@ def ranking_metrics(rankings: Sequence[Sequence[str]], relevant: Sequence[Mappin
     return {key: mean for key, (mean, _) in mean_scores(results).items()}
 
 
-def latency_figures(seconds: Sequence[float]) -> dict[str, float]:
+def latency_figures(seconds: Sequence[float], *, digits: int = 1) -> dict[str, float]:
     ordered = sorted(seconds)
     p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
-    return {"p50_ms": round(statistics.median(ordered) * 1000, 1), "p95_ms": round(p95 * 1000, 1)}
+    return {"p50_ms": round(statistics.median(ordered) * 1000, digits), "p95_ms": round(p95 * 1000, digits)}
 
 
 def roc_auc(positives: Sequence[float], negatives: Sequence[float]) -> float:

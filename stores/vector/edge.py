@@ -31,6 +31,7 @@ from stores.vector.analyzer import SparseTerms
 from stores.vector.engine import (
     DENSE,
     SPARSE,
+    BatchAnswer,
     Conditions,
     EngineHit,
     MissingIndex,
@@ -107,23 +108,14 @@ class EdgeEngine:
                 self._shards[version] = shard
             return shard
 
-    def query_batch(self, alias: str, queries: Sequence[VectorQuery]) -> list[list[EngineHit]]:
+    def query_batch(self, alias: str, queries: Sequence[VectorQuery]) -> BatchAnswer:
         shard = self._live_shard(alias)
-        requests = [
-            q.QueryRequest(
-                limit=query.limit,
-                query=q.Query.Nearest(_vector(query.vector), using=query.using),
-                filter=edge_filter(query.conditions),
-                with_payload=True,
-                with_vector=[DENSE] if query.with_dense else False,
-            )
-            for query in queries
-        ]
-        results = shard.query_batch(q.QueryBatchRequest(requests))
-        return [
-            [EngineHit(str(p.id), float(p.score), dict(p.payload or {}), _dense_of(p.vector)) for p in points]
-            for points in results
-        ]
+        results = shard.query_batch(q.QueryBatchRequest([_request(query) for query in queries]))
+
+        def payloads(ids: Sequence[str]) -> dict[str, Mapping[str, Any]]:
+            return {str(r.id): r.payload or {} for r in shard.retrieve(list(ids), True, False)}
+
+        return BatchAnswer([[EngineHit(str(p.id), float(p.score)) for p in points] for points in results], payloads)
 
     def count(self, alias: str, conditions: Conditions) -> int:
         return int(self._live_shard(alias).count(q.CountRequest(exact=True, filter=edge_filter(conditions))))
@@ -234,6 +226,19 @@ def edge_filter(conditions: Conditions) -> q.Filter:
             values: Any = list(value)
             must.append(q.FieldCondition(key=key, match=q.MatchAny(any=values)))
     return q.Filter(must=must)
+
+
+def _request(query: VectorQuery) -> q.QueryRequest:
+    nearest = q.Query.Nearest(_vector(query.vector), using=query.using)
+    if query.within is None:
+        return q.QueryRequest(limit=query.limit, query=nearest, filter=edge_filter(query.conditions))
+    within = query.within
+    prefetch = q.Prefetch(
+        limit=within.limit,
+        query=q.Query.Nearest(_vector(within.vector), using=within.using),
+        filter=edge_filter(within.conditions),
+    )
+    return q.QueryRequest(limit=query.limit, query=nearest, prefetches=[prefetch])
 
 
 def _vector(vector: Sequence[float] | SparseTerms) -> Any:

@@ -8,7 +8,7 @@ server or cluster, or its pure-Python local mode).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
@@ -46,21 +46,35 @@ class StoredPoint:
 
 @dataclass(frozen=True)
 class VectorQuery:
-    """One nearest-neighbour list: which vector, the query vector, the payload filter and the list length."""
+    """One nearest-neighbour list: which vector, the query vector, the payload filter and the list length.
+
+    With ``within``, the list is that query's hits re-scored by this vector, which gives the dense score of
+    every BM25 candidate without moving vectors to Python.
+    """
 
     using: VectorName
     vector: Sequence[float] | SparseTerms
     conditions: Conditions
     limit: int
-    with_dense: bool = False
+    within: VectorQuery | None = None
 
 
 @dataclass(frozen=True)
 class EngineHit:
     id: str
     score: float
-    payload: dict[str, Any]
-    dense: Sequence[float] | None
+
+
+@dataclass(frozen=True)
+class BatchAnswer:
+    """One list of hits per query, and the payloads of chosen hits from the same version that answered.
+
+    Ranking needs only ids and scores, so an engine may leave payloads where they are until the few final
+    hits are known (converting every candidate's payload to Python costs more than the search).
+    """
+
+    lists: list[list[EngineHit]]
+    payloads: Callable[[Sequence[str]], dict[str, Mapping[str, Any]]]
 
 
 class VectorEngine(Protocol):
@@ -98,7 +112,7 @@ class VectorEngine(Protocol):
 
     def drop(self, version: str) -> None: ...
 
-    def query_batch(self, alias: str, queries: Sequence[VectorQuery]) -> list[list[EngineHit]]:
+    def query_batch(self, alias: str, queries: Sequence[VectorQuery]) -> BatchAnswer:
         """All lists in one request against the alias's live version; MissingIndex if there is none."""
         ...
 

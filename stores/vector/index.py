@@ -17,8 +17,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import numpy as np
-
 from stores.settings import StoreSettings
 from stores.vector.analyzer import GermanAnalyzer
 from stores.vector.calibration import LogisticCalibration, calibration_for
@@ -70,7 +68,6 @@ class ScoredPoint:
 @dataclass(frozen=True)
 class _Candidate:
     id: str
-    payload: dict[str, Any]
     sparse: float = 0.0
     dense: float | None = None
 
@@ -255,48 +252,52 @@ class HybridIndex:
         """One ranking per query, all lists of all queries sent to the engine as one batch."""
         conditions = self._conditions(filter)
         pool = max(limit, self.candidates)
-        plans: list[tuple[int, int | None, int | None, list[float] | None]] = []
+        plans: list[tuple[int, list[int], list[int], bool]] = []
         requests: list[VectorQuery] = []
         for query in queries:
             terms = self.analyzer.query_vector(query)
             dense_query = self.embedder.embed_query(query) if self.embedder else None
-            # The BM25 list brings its points' dense vectors along, so every candidate gets its exact cosine;
+            # The BM25 list is also re-scored by the dense vector, so every candidate gets its exact cosine;
             # a dense-only candidate outside the (twice as long) BM25 list counts as BM25 score 0.
-            sparse_at = dense_at = None
+            sparse_lists: list[int] = []
+            dense_lists: list[int] = []
             if terms.indices:
-                sparse_at = len(requests)
-                requests.append(VectorQuery(SPARSE, terms, conditions, 2 * pool, with_dense=dense_query is not None))
+                bm25 = VectorQuery(SPARSE, terms, conditions, 2 * pool)
+                sparse_lists.append(len(requests))
+                requests.append(bm25)
+                if dense_query is not None:
+                    dense_lists.append(len(requests))
+                    requests.append(VectorQuery(DENSE, dense_query, conditions, 2 * pool, within=bm25))
             if dense_query is not None:
-                dense_at = len(requests)
+                dense_lists.append(len(requests))
                 requests.append(VectorQuery(DENSE, dense_query, conditions, pool))
-            plans.append((len(terms.indices), sparse_at, dense_at, dense_query))
-        responses = self.engine.query_batch(alias, requests) if requests else []
-        rankings = []
-        for query_terms, sparse_at, dense_at, dense_query in plans:
-            found: dict[str, dict[str, Any]] = {}
-            sparse_scores: dict[str, float] = {}
-            dense_scores: dict[str, float] = {}
-            for hit in responses[dense_at] if dense_at is not None else []:
-                found[hit.id] = hit.payload
-                dense_scores[hit.id] = hit.score
-            for hit in responses[sparse_at] if sparse_at is not None else []:
-                found[hit.id] = hit.payload
-                sparse_scores[hit.id] = hit.score
-                if dense_query is not None and hit.dense is not None:
-                    dense_scores[hit.id] = _dot(dense_query, hit.dense)
+            plans.append((len(terms.indices), sparse_lists, dense_lists, dense_query is not None))
+        if not requests:
+            return [[] for _ in queries]
+        answer = self.engine.query_batch(alias, requests)
+        ranked: list[list[tuple[_Candidate, float]]] = []
+        for sparse_lists, dense_lists, hybrid in (plan[1:] for plan in plans):
+            sparse_scores = {hit.id: hit.score for at in sparse_lists for hit in answer.lists[at]}
+            dense_scores = {hit.id: hit.score for at in dense_lists for hit in answer.lists[at]}
             candidates = [
                 _Candidate(
-                    id=str(payload.get(POINT_ID_KEY, qid)),
-                    payload={k: v for k, v in payload.items() if k != POINT_ID_KEY},
-                    sparse=sparse_scores.get(qid, 0.0),
-                    dense=dense_scores.get(qid, 0.0) if dense_query is not None else None,
+                    id=engine_id,
+                    sparse=sparse_scores.get(engine_id, 0.0),
+                    dense=dense_scores.get(engine_id, 0.0) if hybrid else None,
                 )
-                for qid, payload in found.items()
+                for engine_id in {**sparse_scores, **dense_scores}
             ]
-            rankings.append(self._rank(candidates, query_terms=query_terms, limit=limit))
-        return rankings
+            ranked.append(self._top(candidates, limit))
+        payloads = answer.payloads(list({c.id for top in ranked for c, _ in top}))
+        return [
+            [
+                self._scored(candidate, fused, payloads[candidate.id], rank=rank, query_terms=plan[0])
+                for rank, (candidate, fused) in enumerate((c for c in top if c[0].id in payloads), start=1)
+            ]
+            for plan, top in zip(plans, ranked, strict=True)
+        ]
 
-    def _rank(self, candidates: list[_Candidate], *, query_terms: int, limit: int) -> list[ScoredPoint]:
+    def _top(self, candidates: list[_Candidate], limit: int) -> list[tuple[_Candidate, float]]:
         fused = fuse(
             [c.sparse for c in candidates],
             [c.dense for c in candidates] if self.embedder else None,
@@ -304,18 +305,20 @@ class HybridIndex:
             dense_weight=self.dense_weight,
         )
         order = sorted(range(len(candidates)), key=lambda i: (-fused[i], candidates[i].id))[:limit]
-        return [
-            ScoredPoint(
-                id=candidates[i].id,
-                payload=candidates[i].payload,
-                score=self.relevance(sparse=candidates[i].sparse, dense=candidates[i].dense, query_terms=query_terms),
-                fused=fused[i],
-                sparse=candidates[i].sparse,
-                dense=candidates[i].dense,
-                rank=rank,
-            )
-            for rank, i in enumerate(order, start=1)
-        ]
+        return [(candidates[i], fused[i]) for i in order]
+
+    def _scored(
+        self, candidate: _Candidate, fused: float, payload: Mapping[str, Any], *, rank: int, query_terms: int
+    ) -> ScoredPoint:
+        return ScoredPoint(
+            id=str(payload.get(POINT_ID_KEY, candidate.id)),
+            payload={k: v for k, v in payload.items() if k != POINT_ID_KEY},
+            score=self.relevance(sparse=candidate.sparse, dense=candidate.dense, query_terms=query_terms),
+            fused=fused,
+            sparse=candidate.sparse,
+            dense=candidate.dense,
+            rank=rank,
+        )
 
     def relevance(self, *, sparse: float, dense: float | None, query_terms: int) -> float:
         """The calibrated score of one hit from its raw scores."""
@@ -361,11 +364,6 @@ def _reciprocal_ranks(values: Sequence[float]) -> list[float]:
     for rank, i in enumerate(order, start=1):
         ranks[i] = 1.0 / (RRF_K + rank)
     return ranks
-
-
-def _dot(left: Sequence[float], right: Any) -> float:
-    """Cosine of two unit vectors (Qdrant normalises stored cosine vectors; embedders normalise queries)."""
-    return float(np.dot(np.asarray(left, dtype=np.float32), np.asarray(right, dtype=np.float32)))
 
 
 def index_from_settings(

@@ -21,6 +21,7 @@ from stores.vector.edge import EdgeEngine
 from stores.vector.engine import (
     DENSE,
     SPARSE,
+    BatchAnswer,
     Conditions,
     EngineHit,
     MissingIndex,
@@ -98,29 +99,20 @@ class ClientEngine:
     def drop(self, version: str) -> None:
         self.client.delete_collection(version)
 
-    def query_batch(self, alias: str, queries: Sequence[VectorQuery]) -> list[list[EngineHit]]:
-        requests = [
-            models.QueryRequest(
-                query=_query_vector(query.vector),
-                using=query.using,
-                filter=payload_filter(query.conditions),
-                limit=query.limit,
-                with_payload=True,
-                with_vector=[DENSE] if query.with_dense else False,
-            )
-            for query in queries
-        ]
+    def query_batch(self, alias: str, queries: Sequence[VectorQuery]) -> BatchAnswer:
+        requests = [_request(query) for query in queries]
         # The alias itself is queried (the server resolves it), so a rebuild elsewhere is never stale here.
         try:
             responses = self.client.query_batch_points(alias, requests=requests)
         except (ValueError, UnexpectedResponse) as exc:
-            if isinstance(exc, UnexpectedResponse) and exc.status_code != 404 or "not found" not in str(exc):
+            missing = exc.status_code == 404 if isinstance(exc, UnexpectedResponse) else "not found" in str(exc)
+            if not missing:
                 raise
             raise MissingIndex(alias) from None
-        return [
-            [EngineHit(str(p.id), float(p.score), dict(p.payload or {}), _dense_of(p.vector)) for p in response.points]
-            for response in responses
-        ]
+        # Payloads come along with the lists: one round trip to a server matters more than their size.
+        found = {str(p.id): p.payload or {} for response in responses for p in response.points if p.payload}
+        lists = [[EngineHit(str(p.id), float(p.score)) for p in response.points] for response in responses]
+        return BatchAnswer(lists, lambda ids: {i: found[i] for i in ids if i in found})
 
     def count(self, alias: str, conditions: Conditions) -> int:
         if self.resolve(alias) is None:
@@ -162,6 +154,27 @@ def payload_filter(conditions: Conditions) -> models.Filter:
         else:
             must.append(models.FieldCondition(key=key, match=models.MatchAny(any=list(value))))
     return models.Filter(must=must)
+
+
+def _request(query: VectorQuery) -> models.QueryRequest:
+    if query.within is None:
+        return models.QueryRequest(
+            query=_query_vector(query.vector),
+            using=query.using,
+            filter=payload_filter(query.conditions),
+            limit=query.limit,
+            with_payload=True,
+        )
+    within = query.within
+    prefetch = models.Prefetch(
+        query=_query_vector(within.vector),
+        using=within.using,
+        filter=payload_filter(within.conditions),
+        limit=within.limit,
+    )
+    return models.QueryRequest(
+        prefetch=prefetch, query=_query_vector(query.vector), using=query.using, limit=query.limit, with_payload=False
+    )
 
 
 def _query_vector(vector: Sequence[float] | SparseTerms) -> Any:

