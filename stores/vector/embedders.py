@@ -5,6 +5,7 @@ Query and passage texts are embedded differently where the model expects it (e5 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, Protocol
@@ -99,6 +100,11 @@ class LangChainEmbedder:
 
     def embed_query(self, text: str) -> list[float]:
         return _normalised_rows(self._embeddings.embed_query(self._query_prefix + text))[0]
+
+
+def free_cores() -> int:
+    """CPUs not busy right now (count minus the 1-minute load average), at least 1."""
+    return max(1, (os.cpu_count() or 1) - round(os.getloadavg()[0]))
 
 
 class EmbedderUnavailable(RuntimeError):

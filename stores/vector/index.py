@@ -13,14 +13,16 @@ hit keeps its raw scores; the calibrated score in [0, 1] comes from ``stores.vec
 from __future__ import annotations
 
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from stores.settings import StoreSettings
 from stores.vector.analyzer import GermanAnalyzer
 from stores.vector.calibration import LogisticCalibration, calibration_for
-from stores.vector.embedders import Embedder
+from stores.vector.embedders import Embedder, free_cores
 from stores.vector.engine import (
     DENSE,
     SPARSE,
@@ -92,6 +94,7 @@ class HybridIndex:
         candidates: int = 50,
         calibration: LogisticCalibration | None = None,
         batch_size: int = 32,
+        workers: int | None = None,
     ) -> None:
         if not 0.0 <= dense_weight <= 1.0:
             raise IndexUsageError("dense_weight muss zwischen 0 und 1 liegen")
@@ -103,6 +106,7 @@ class HybridIndex:
         self.dense_weight = dense_weight if embedder is not None else 0.0
         self.candidates = candidates
         self.batch_size = batch_size
+        self.workers = workers
         shipped, uses_dense = calibration_for(embedder.name if embedder else None)
         self.calibration = calibration or shipped
         self._calibrate_dense = uses_dense or calibration is not None
@@ -219,23 +223,40 @@ class HybridIndex:
             return version
 
     def _stored_points(self, points: Sequence[IndexPoint], progress: Progress | None) -> list[StoredPoint]:
+        """Vectors for every point: dense batches run in worker threads (the models release the GIL) while
+        this thread computes the BM25 vectors, so ingest uses the free cores without oversubscribing them."""
+        missing = [p.id for p in points if self.tenant_key not in p.payload]
+        if missing:
+            raise IndexUsageError(f"Punkt {missing[0]!r} hat kein Feld {self.tenant_key!r} in der Payload")
+        batches = [points[start : start + self.batch_size] for start in range(0, len(points), self.batch_size)]
+        workers = self.workers or free_cores()
         stored: list[StoredPoint] = []
-        for start in range(0, len(points), self.batch_size):
-            batch = points[start : start + self.batch_size]
-            dense = self.embedder.embed_passages([p.text for p in batch]) if self.embedder else None
-            for offset, point in enumerate(batch):
-                if self.tenant_key not in point.payload:
-                    raise IndexUsageError(f"Punkt {point.id!r} hat kein Feld {self.tenant_key!r} in der Payload")
-                stored.append(
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            upcoming = iter(batches)
+            pending: deque[Future[list[list[float]]]] = deque()
+
+            def submit_next() -> None:
+                batch = next(upcoming, None)
+                if batch is not None and self.embedder is not None:
+                    pending.append(pool.submit(self.embedder.embed_passages, [p.text for p in batch]))
+
+            for _ in range(workers + 1):  # a bounded window: a failing model stops the ingest soon
+                submit_next()
+            for batch in batches:
+                sparse = [self.analyzer.document_vector(p.text) for p in batch]
+                dense: Sequence[list[float] | None] = pending.popleft().result() if pending else [None] * len(batch)
+                submit_next()
+                stored += [
                     StoredPoint(
                         id=engine_point_id(point.id),
-                        sparse=self.analyzer.document_vector(point.text),
-                        dense=dense[offset] if dense is not None else None,
+                        sparse=terms,
+                        dense=vector,
                         payload={**point.payload, POINT_ID_KEY: point.id},
                     )
-                )
-            if progress is not None:
-                progress(len(batch))
+                    for point, terms, vector in zip(batch, sparse, dense, strict=True)
+                ]
+                if progress is not None:
+                    progress(len(batch))
         return stored
 
     # --- reading ----------------------------------------------------------------------------------
@@ -377,4 +398,5 @@ def index_from_settings(
         fusion=settings.kb_fusion,
         dense_weight=settings.kb_dense_weight,
         candidates=settings.kb_candidates,
+        workers=settings.embed_workers,
     )

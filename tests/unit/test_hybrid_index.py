@@ -278,3 +278,17 @@ def test_weighted_fusion_mixes_normalised_scores() -> None:
 def test_rrf_fusion_adds_reciprocal_ranks() -> None:
     fused = fuse([3.0, 2.0, 1.0], [0.1, 0.9, 0.5], method="rrf", dense_weight=0.5)
     assert fused == pytest.approx([1 / 61 + 1 / 63, 1 / 62 + 1 / 61, 1 / 63 + 1 / 62])
+
+
+def test_parallel_embedding_keeps_every_vector_with_its_point(engine: VectorEngine) -> None:
+    many = [IndexPoint(id=f"p{n}", text=f"Regel {n} zum Urlaub", payload={"tenant": "a"}) for n in range(50)]
+    done: list[int] = []
+    parallel = HybridIndex(engine, embedder=HashEmbedder(dim=32), tenant_key="tenant", batch_size=3, workers=4)
+    parallel.build("docs", many, progress=done.append)
+    assert sum(done) == 50 and len(done) == 17
+    hits = parallel.search("docs", "Regel 37 zum Urlaub", filter={"tenant": "a"}, limit=50)
+    assert hits[0].id == "p37" and hits[0].dense == pytest.approx(1.0, abs=1e-5)
+    serial = HybridIndex(engine, embedder=HashEmbedder(dim=32), tenant_key="tenant", batch_size=50, workers=1)
+    serial.build("docs2", many)
+    again = serial.search("docs2", "Regel 37 zum Urlaub", filter={"tenant": "a"}, limit=50)
+    assert [(h.id, round(h.fused, 6)) for h in again] == [(h.id, round(h.fused, 6)) for h in hits]
