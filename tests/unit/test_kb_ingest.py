@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from evals.bench.hashing import HashEmbedder
 from stores.ingest.kb import KBInputError, ingest_kb, reindex_kb
 from stores.kb.store import KnowledgeBase
 from stores.sql.engine import Database
@@ -293,3 +294,40 @@ def test_missing_paths_wrong_types_and_bad_patterns(kb: KnowledgeBase, tmp_path:
         ingest(kb, tmp_path / "kb.csv")
     with pytest.raises(KBInputError, match="kein gültiger regulärer Ausdruck"):
         ingest_kb(write_jsonl(tmp_path / "k.jsonl", SMALL_KB), "demo", kb=kb, default_id_pattern="([", chunk_chars=1500)
+
+
+class ShortWindowEmbedder:
+    """A hash embedder that reads at most 40 tokens (one token per word), like e5 reads at most 512."""
+
+    name = "hash-40"
+    dim = 32
+    max_tokens = 40
+
+    def __init__(self) -> None:
+        self._inner = HashEmbedder(dim=32)
+
+    def token_count(self, text: str) -> int:
+        return len(text.split()) + 2
+
+    def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
+        assert all(self.token_count(t) <= self.max_tokens for t in texts), "a chunk longer than the model reads"
+        return self._inner.embed_passages(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._inner.embed_query(text)
+
+
+def test_chunks_are_bounded_by_the_embedders_input_limit(
+    engine: VectorEngine, database: Database, tmp_path: Path
+) -> None:
+    sentence = "Die Reisekostenrichtlinie regelt Tagegelder und Übernachtungskosten ausführlich. "
+    source = write_jsonl(tmp_path / "a.jsonl", [entry("lb-rk-01", "Reisekosten", sentence * 15)])
+    sparse = open_kb(engine, database)
+    ingest(sparse, source)
+    assert sparse.index.count(sparse.alias("demo"), filter={"kb_id": "demo"}) == 1  # 1 500 characters fit
+    bounded = open_kb(engine, database, ShortWindowEmbedder())
+    assert ingest(bounded, source).rebuilt
+    chunks = bounded.index.count(bounded.alias("demo"), filter={"kb_id": "demo"})
+    assert chunks > 1 and bounded.records.stored("demo")[0].chunk_count == chunks  # records follow the index
+    again = ingest(bounded, source)
+    assert not again.rebuilt and again.unchanged == ["lb-rk-01"]
