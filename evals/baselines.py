@@ -1,8 +1,9 @@
 """Committed thresholds (``evals/baselines.json``) and the comparison of a run against them.
 
 Each suite has profiles; a profile applies to a run whose settings match its ``when`` (embedder, provider,
-strictness, limit), because figures measured under other settings are not comparable. A threshold names
-a metric and a ``min`` or ``max``; a metric the run did not produce fails its check.
+strictness, limit; split for the question sets), because figures measured under other settings are not
+comparable. A threshold names a metric and a ``min`` or ``max``; a metric the run did not produce fails
+its check.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from evals.suite import Metric
 
 BASELINES_FILE = Path(__file__).resolve().parent / "baselines.json"
 Setting = str | int | None
-MATCHED_SETTINGS = ("provider", "embedder", "strictness", "limit")
+MATCHED_SETTINGS = ("provider", "embedder", "strictness", "limit", "split")
 
 
 class BaselineFileError(ValueError):
@@ -121,7 +122,7 @@ def load_baselines(path: Path | None = None) -> dict[str, list[Profile]]:
 
 def compare(metrics: Sequence[Metric], profiles: Sequence[Profile], settings: Mapping[str, Any]) -> BaselineVerdict:
     """Checks of the first profile that applies to the run's settings (a report's ``settings``; none: no checks)."""
-    matched = {key: settings[key] for key in MATCHED_SETTINGS}
+    matched = {key: settings.get(key) for key in MATCHED_SETTINGS}
     profile = next((p for p in profiles if p.applies_to(matched)), None)
     if profile is None:
         return BaselineVerdict(None, [])

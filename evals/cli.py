@@ -7,8 +7,10 @@ two commands run eval and benchmark code; nothing under graphs imports evals.
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -16,8 +18,10 @@ from rich.markup import escape
 
 from graphs.cli import app as graphs_app
 from graphs.cli.runtime import console, fail, settings_or_exit
-from graphs.settings import SettingsError
-from nodes.shared.llm import ProviderError
+from graphs.settings import SettingsError, load_settings
+
+if TYPE_CHECKING:
+    from evals.suite import Tracker
 
 app = typer.Typer(
     name="belegt",
@@ -34,7 +38,11 @@ bench_app = typer.Typer(help="Benchmarks, die Kennzahlen ausgeben (mit --json ma
 @eval_app.command("eval")
 def run_evals(
     suite: Annotated[
-        str, typer.Argument(help="retrieval, refusal, grounding, invariants, critic, scorecard, scan oder all.")
+        str,
+        typer.Argument(
+            metavar="SUITE",
+            help="retrieval, refusal, grounding, invariants, critic, scorecard, scan, law_answers, demo_answers, all.",
+        ),
     ],
     data_dir: Annotated[
         Path | None, typer.Option("--data-dir", help="Ordner der Eval-Daten; Vorgabe ../shared/data neben dem Repo.")
@@ -48,6 +56,9 @@ def run_evals(
     limit: Annotated[
         int | None, typer.Option("--limit", help="Höchstens so viele Beispiele je Suite (invariants: Modellausgaben).")
     ] = None,
+    split: Annotated[
+        str, typer.Option("--split", help="Fragensätze: dev (zum Abstimmen) oder report (für Berichte).")
+    ] = "report",
     out: Annotated[Path | None, typer.Option("--out", help="Ergebnisordner; Vorgabe evals/results.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Ergebnisse als JSON auf stdout ausgeben.")] = False,
 ) -> None:
@@ -55,10 +66,13 @@ def run_evals(
     # imported on use: plotting and data loading would slow every other command's start
     from evals.baselines import BaselineFileError
     from evals.run import build_settings, exit_code, outcomes_json, run_suites, select_suites
+    from nodes.shared.llm import ProviderError
 
     try:
         suites = select_suites(suite)
-        settings = build_settings(provider=provider, data_dir=data_dir, out=out, strictness=strictness, limit=limit)
+        settings = build_settings(
+            provider=provider, data_dir=data_dir, out=out, strictness=strictness, limit=limit, split=split
+        )
     except (ValueError, SettingsError, ProviderError) as exc:  # UnknownSuite is a ValueError
         fail(escape(str(exc)), code=2)
     try:
@@ -68,6 +82,26 @@ def run_evals(
     if as_json:
         typer.echo(outcomes_json(outcomes))
     raise typer.Exit(exit_code(outcomes))
+
+
+def _measure(
+    run: Callable[[Tracker], dict[str, Any]],
+    print_report: Callable[[dict[str, Any], Console], None],
+    as_json: bool,
+    failures: tuple[type[Exception], ...] = (),
+) -> None:
+    """Run a benchmark with progress bars on stderr, then print its report as tables or as one JSON object."""
+    from evals.progress import tracker
+
+    try:
+        with tracker() as progress:
+            report = run(progress)
+    except failures as exc:
+        fail(escape(str(exc)))
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False))
+    else:
+        print_report(report, console)
 
 
 @bench_app.command("retrieval")
@@ -89,14 +123,12 @@ def bench_retrieval(
 
     settings = settings_or_exit()
     laws_path = laws or data.parent.parent / "de_gesetze" / "kb_paragraphs.jsonl"
-    try:
-        report = run_retrieval_benchmark(settings, data, laws_path, split=split, quiet=as_json)
-    except BenchmarkDataError as exc:
-        fail(escape(str(exc)))
-    if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False))
-    else:
-        print_report(report, console)
+    _measure(
+        lambda progress: run_retrieval_benchmark(settings, data, laws_path, progress, split=split),
+        print_report,
+        as_json,
+        failures=(BenchmarkDataError,),
+    )
 
 
 @bench_app.command("scale")
@@ -113,7 +145,7 @@ def bench_scale(
 ) -> None:
     """Store-Kosten bei wachsender KB: Aufbauzeit, Passagen/s, Spitzenspeicher, Suche p50/p95 hybrid und sparse."""
     from evals.bench.data import BenchmarkDataError
-    from evals.bench.scale import dumps, print_report, run_scale_benchmark
+    from evals.bench.scale import print_report, run_scale_benchmark
 
     try:
         sizes = [int(size) for size in passages.split(",") if size.strip()]
@@ -121,38 +153,73 @@ def bench_scale(
         fail(escape(f"--passages erwartet ganze Zahlen, kommagetrennt, nicht {passages!r}"), code=2)
     if not sizes or min(sizes) < 100:
         fail("--passages: jede Größe muss mindestens 100 sein", code=2)
-    try:
-        report = run_scale_benchmark(
-            sizes,
-            data_root,
-            engines=[e.strip() for e in engines.split(",") if e.strip()],
-            qdrant_local_max=qdrant_local_max,
-            quiet=as_json,
-        )
-    except BenchmarkDataError as exc:
-        fail(escape(str(exc)))
-    if as_json:
-        typer.echo(dumps(report))
-    else:
-        print_report(report, console)
+    kinds = [e.strip() for e in engines.split(",") if e.strip()]
+    _measure(
+        lambda progress: run_scale_benchmark(
+            sizes, data_root, progress, engines=kinds, qdrant_local_max=qdrant_local_max
+        ),
+        print_report,
+        as_json,
+        failures=(BenchmarkDataError,),
+    )
 
 
 @bench_app.command("answer")
 def bench_answer(
-    laws: Annotated[Path | None, typer.Option("--laws", help="kb_paragraphs.jsonl der Bundesgesetze.")] = Path(
-        "../shared/data/de_gesetze/kb_paragraphs.jsonl"
-    ),
+    laws: Annotated[
+        Path | None,
+        typer.Option("--laws", help="Auch die Bundesgesetze-KB messen (kb_paragraphs.jsonl; dauert Minuten)."),
+    ] = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Höchstens so viele Fragen je KB.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
 ) -> None:
-    """Answer-Graph messen (sofort antwortendes Skript-LLM): Latenz, LLM-Aufrufe je Frage, Overhead."""
+    """Answer-Graph messen (sofort antwortendes Skript-LLM): Latenz, LLM-Aufrufe je Frage, Overhead.
+
+    Ohne --laws nur die Demo-KB (unter einer Minute)."""
     from evals.bench.answer import print_report, run_answer_benchmark
 
-    report = run_answer_benchmark(laws)
-    if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False))
-    else:
-        print_report(report, console)
+    if laws is not None and not laws.is_file():
+        fail(escape(f"{laws}: Datei nicht gefunden"), code=2)
+    _measure(lambda progress: run_answer_benchmark(laws, limit, progress), print_report, as_json)
+
+
+@bench_app.command("cli")
+def bench_cli(
+    runs: Annotated[int, typer.Option("--runs", min=1, max=50, help="Läufe je Befehl (Median).")] = 7,
+    as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
+) -> None:
+    """Startzeit der Kommandozeile messen: belegt --help, belegt check, belegt ask --help (je eigener Prozess)."""
+    from evals.bench.cli_start import print_report, run_cli_benchmark
+
+    _measure(lambda progress: run_cli_benchmark(runs, progress), print_report, as_json, failures=(RuntimeError,))
+
+
+@bench_app.command("critic")
+def bench_critic(
+    claims: Annotated[int, typer.Option("--claims", min=1, max=50, help="Behauptungen, die das LLM prüft.")] = 5,
+    delay: Annotated[float, typer.Option("--delay", min=0.0, help="Antwortzeit des Testservers je Aufruf, s.")] = 1.0,
+    runs: Annotated[int, typer.Option("--runs", min=1, max=20, help="Läufe (Median).")] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
+) -> None:
+    """Kritik-Latenz gegen einen lokalen Ollama-Testserver mit fester Antwortzeit: parallel gegen nacheinander."""
+    from evals.bench.critic import print_report, run_critic_benchmark
+
+    _measure(lambda progress: run_critic_benchmark(claims, delay, runs, progress), print_report, as_json)
 
 
 app.command("eval")(run_evals)
 app.add_typer(bench_app, name="bench")
+
+
+def main() -> None:
+    """The ``belegt`` entry point: the settings are checked before any command runs, ``--help`` included."""
+    try:
+        load_settings()
+    except SettingsError as exc:
+        sys.stderr.write(f"Fehler: {exc}\n")
+        raise SystemExit(2) from None
+    app()
+
+
+if __name__ == "__main__":
+    main()

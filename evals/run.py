@@ -1,6 +1,7 @@
 """The offline eval runner: suite registry, data checks, progress with ETA, reports, baseline comparison.
 
-    belegt eval SUITE|all [--data-dir DIR] [--provider P] [--strictness N] [--limit N] [--out DIR] [--json]
+    belegt eval SUITE|all [--data-dir DIR] [--provider P] [--strictness N] [--limit N] [--split dev|report]
+                          [--out DIR] [--json]
 
 Each suite run writes ``report.json``, ``report.md`` and its plots to ``<out>/<suite>/<UTC timestamp>/``.
 The exit code is 1 when a metric misses its baseline (``evals/baselines.json``), 0 otherwise; a suite
@@ -10,10 +11,10 @@ whose data is missing is skipped with a message naming the missing paths.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,22 +22,15 @@ from typing import Any, TypeVar, cast, get_args
 
 from pydantic import ValidationError
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import Progress
 
 from evals.baselines import Profile, compare, load_baselines
 from evals.bench.data import BenchmarkDataError
 from evals.datasets import DatasetError
+from evals.progress import RichTracker, progress_display
 from evals.report import run_folder, table_json, write_report
-from evals.suite import REPO_ROOT, Counter, RunSettings, Suite, SuiteContext
-from evals.suites import critic, grounding, invariants, refusal, retrieval, scan, scorecard
+from evals.suite import REPO_ROOT, RunSettings, Split, Suite, SuiteContext
+from evals.suites import critic, grounding, invariants, questions, refusal, retrieval, scan, scorecard
 from graphs.settings import load_settings
 from nodes.settings import ProviderName
 from nodes.shared.llm import probe_provider
@@ -54,9 +48,17 @@ SUITES: dict[str, Suite] = {
         critic.SUITE,
         scorecard.SUITE,
         scan.SUITE,
+        questions.LAW_SUITE,
+        questions.DEMO_SUITE,
     )
 }
-DEFAULT_DATA_DIR = REPO_ROOT.parent / "shared" / "data"
+
+
+def default_data_dir() -> Path:
+    """``../shared/data`` beside the repository; BELEGT_EVAL_DATA_DIR points a checkout elsewhere (a worktree)."""
+    return Path(os.environ.get("BELEGT_EVAL_DATA_DIR") or REPO_ROOT.parent / "shared" / "data")
+
+
 BAD_DATA = (BenchmarkDataError, DatasetError, KBInputError, DocumentError, ValidationError, OSError, KeyError)
 DEFAULT_OUT = REPO_ROOT / "evals" / "results"
 
@@ -78,44 +80,6 @@ class SuiteOutcome:
     folder: Path | None
     report: dict[str, Any] | None
     reason: str = ""
-
-
-class RichTracker:
-    """One progress task per tracked loop, with done/total, elapsed time and the estimate of what remains."""
-
-    def __init__(self, progress: Progress) -> None:
-        self._progress = progress
-
-    def track(self, items: Iterable[T], description: str, total: int | None = None) -> Iterator[T]:
-        if total is None and isinstance(items, Sized):
-            total = len(items)
-        task = self._progress.add_task(description, total=total)
-        try:
-            for item in items:
-                yield item
-                self._progress.advance(task)
-        finally:
-            self._progress.update(task, visible=False)
-
-    @contextmanager
-    def counter(self, description: str) -> Iterator[Counter]:
-        task = self._progress.add_task(description, total=None)
-        try:
-            yield _TaskCounter(self._progress, task)
-        finally:
-            self._progress.update(task, visible=False)
-
-
-@dataclass(frozen=True)
-class _TaskCounter:
-    progress: Progress
-    task: TaskID
-
-    def start(self, total: int) -> None:
-        self.progress.update(self.task, total=total, completed=0)
-
-    def advance(self, done: int) -> None:
-        self.progress.advance(self.task, done)
 
 
 def select_suites(name: str) -> list[Suite]:
@@ -199,16 +163,8 @@ def run_suite(
 
 
 def run_suites(suites: Sequence[Suite], settings: RunSettings, console: Console) -> list[SuiteOutcome]:
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("noch"),
-        TimeRemainingColumn(),
-    )
     baselines = load_baselines()  # a broken baselines file stops the run before any suite starts
-    with Progress(*columns, console=console, transient=True) as progress:
+    with progress_display(console) as progress:
         return [run_suite(suite, settings, baselines, progress, console) for suite in suites]
 
 
@@ -248,12 +204,15 @@ def build_settings(
     out: Path | None,
     strictness: int | None,
     limit: int | None,
+    split: str = "report",
 ) -> RunSettings:
     """Run settings over the environment's settings; raises SettingsError, ValueError or ProviderError (unreachable)."""
     if provider not in get_args(ProviderName):
         raise ValueError(f"Unbekannter Anbieter „{provider}“; möglich: {', '.join(get_args(ProviderName))}.")
     if strictness is not None and not 1 <= strictness <= 5:
         raise ValueError(f"--strictness muss zwischen 1 und 5 liegen (war {strictness}).")
+    if split not in get_args(Split):
+        raise ValueError(f"--split muss dev oder report sein (war „{split}“).")
     if limit is not None and limit < 1:
         raise ValueError(f"--limit muss mindestens 1 sein (war {limit}).")
     app = load_settings()
@@ -262,8 +221,9 @@ def build_settings(
     return RunSettings(
         app=app,
         provider=cast(ProviderName, provider),
-        data_dir=data_dir if data_dir is not None else DEFAULT_DATA_DIR,
+        data_dir=data_dir if data_dir is not None else default_data_dir(),
         out=out if out is not None else DEFAULT_OUT,
         strictness=strictness,
         limit=limit,
+        split=cast(Split, split),
     )

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from matplotlib.axes import Axes
 
@@ -20,6 +20,7 @@ from graphs.settings import Settings
 from nodes.settings import ProviderName
 
 T = TypeVar("T")
+Split = Literal["dev", "report"]
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -33,6 +34,8 @@ class RunSettings:
     out: Path
     strictness: int | None = None
     limit: int | None = None
+    split: Split = "report"
+    """Which half of a question set with dev/report halves to run (tune on dev, report on report)."""
 
     @property
     def model(self) -> str:

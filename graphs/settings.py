@@ -24,14 +24,36 @@ def load_settings() -> Settings:
         raise SettingsError("Ungültige Einstellung — " + "; ".join(_describe(e) for e in exc.errors())) from None
 
 
+# German wording of the pydantic checks the settings use; anything else keeps pydantic's own message.
+_REASONS = {
+    "literal_error": "erlaubt sind {expected}",
+    "int_parsing": "keine ganze Zahl",
+    "float_parsing": "keine Zahl",
+    "bool_parsing": "kein Wahrheitswert (true/false)",
+    "greater_than": "muss größer als {gt} sein",
+    "greater_than_equal": "muss mindestens {ge} sein",
+    "less_than": "muss kleiner als {lt} sein",
+    "less_than_equal": "darf höchstens {le} sein",
+    "string_pattern_mismatch": "passt nicht zum Muster {pattern}",
+}
+
+
+def _reason(error: ErrorDetails) -> str:
+    template = _REASONS.get(error["type"])
+    if template is None:
+        return error["msg"].removeprefix("Value error, ")
+    context = {key: str(value).replace("' or '", "' oder '") for key, value in error.get("ctx", {}).items()}
+    return template.format(**context)
+
+
 def _describe(error: ErrorDetails) -> str:
     """One problem as 'VARIABLE: reason (got value)'; aliases such as OLLAMA_BASE_URL keep their own name."""
     field = ".".join(str(part) for part in error["loc"])
-    message = error["msg"].removeprefix("Value error, ")
+    message = _reason(error)
     if not field:  # a cross-field rule: its message names the variables itself
         return message
     if field.startswith("BELEGT_"):  # a field that also reads an unprefixed variable such as OLLAMA_BASE_URL
         variable = f"{field} / {field.removeprefix('BELEGT_')}"
     else:
         variable = f"BELEGT_{field.upper()}"
-    return f"{variable}: {message} (got {error.get('input')!r})"
+    return f"{variable}: {message} (Wert {error.get('input')!r})"

@@ -28,7 +28,7 @@ class ModelSettings(ProviderEndpoints):
     @model_validator(mode="after")
     def _mistral_needs_key(self) -> ModelSettings:
         if self.llm_provider == "mistral" and self.mistral_api_key is None:
-            raise ValueError("BELEGT_LLM_PROVIDER=mistral needs MISTRAL_API_KEY")
+            raise ValueError("BELEGT_LLM_PROVIDER=mistral braucht MISTRAL_API_KEY")
         return self
 
     @property

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -15,7 +16,7 @@ VectorEngineName = Literal["edge", "qdrant-local"]
 
 def _http_url(value: str) -> str:
     if not value.startswith(("http://", "https://")):
-        raise ValueError("must be an http:// or https:// URL")
+        raise ValueError("muss eine http://- oder https://-URL sein")
     return value
 
 
@@ -101,7 +102,16 @@ class StoreSettings(ProviderEndpoints):
     @classmethod
     def _known_database(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("sqlite://", "postgresql://", "postgresql+psycopg://")):
-            raise ValueError("must start with sqlite:// or postgresql://")
+            raise ValueError("muss mit sqlite:// oder postgresql:// beginnen")
+        return value
+
+    @field_validator("kb_id_pattern")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"kein gültiger regulärer Ausdruck ({exc})") from None
         return value
 
     @property

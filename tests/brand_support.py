@@ -25,6 +25,24 @@ DEMO_DIR = Path(__file__).resolve().parents[1] / "demo" / "brand"
 DEMO_VERSIONS = ("1.0.0", "1.1.0", "1.1.1")
 BRAND = "kantwerk"
 
+# One JSON reply satisfies every judge schema (extra fields are ignored): K1 ⚠, K2 ✔, K3 ⚠, K5 ✔ → 6 − 0.5 = 5.5 …
+# with K4 ✔, K6 ✔, K7 ✔ that is 5.5 points and ⚠ at K1: the human gate.
+UNIVERSAL_JUDGEMENT = {
+    "verdict": "mixed",
+    "explanation": "Teilweise passend.",
+    "confidence": 0.7,
+    "effect": "strengthens",
+    "flags": [],
+    "score": 60,
+    "findings": [],
+    "rewrite_hints": [],
+    "decision_strength": 60,
+    "vagueness_flags": [],
+    "suggested_sharpening": "",
+    "fitting_passages": [],
+    "contradicting_passages": [],
+}
+
 MINIMAL_DNA: dict[str, Any] = {
     "brand_id": "probe",
     "dna_version": "1.0.0",

@@ -21,9 +21,12 @@ _postgres_skips: list[str] = []
 
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No test reads the developer's .env or BELEGT_* variables, and nothing writes into var/."""
+    """No test reads the developer's .env or BELEGT_* variables, and nothing writes into var/.
+
+    Kept: where the test database and the eval data are (a worktree's data does not sit beside it).
+    """
     for name in list(os.environ):
-        if name.startswith("BELEGT_") and name != "BELEGT_TEST_POSTGRES_URL":
+        if name.startswith("BELEGT_") and name not in ("BELEGT_TEST_POSTGRES_URL", "BELEGT_EVAL_DATA_DIR"):
             monkeypatch.delenv(name)
     for name in ("OLLAMA_BASE_URL", "MISTRAL_API_KEY", "MISTRAL_BASE_URL"):
         monkeypatch.delenv(name, raising=False)

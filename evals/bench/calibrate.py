@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 
 from evals.bench.data import CachedEmbedder, article_fold, load_passages, load_queries, read_jsonl
-from evals.bench.retrieval import build_index, roc_auc, top_scores
+from evals.bench.retrieval import build_index, top_scores
+from evals.evaluators.calibration import roc_auc
 from stores.settings import StoreSettings
 from stores.vector.calibration import SPARSE_ONLY
 from stores.vector.edge import EdgeEngine

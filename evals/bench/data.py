@@ -98,26 +98,6 @@ def write_kb_entries(entries: Iterable[dict[str, Any]], target: Path) -> Path:
     return target
 
 
-def write_law_kb(rows: Sequence[dict[str, Any]], target: Path) -> Path:
-    """Write the federal-law sections (``de_gesetze/kb_paragraphs.jsonl``) as KB entries for ``ingest_kb``."""
-    return write_kb_entries(
-        (
-            {
-                "id": row["id"],
-                "title": row["heading"],
-                "section": row["law_title"],
-                "text": row["text"],
-                "stand": "2022-03",
-                "work": row["law_title"],
-                "official": True,
-                "source_ref": row.get("source"),
-            }
-            for row in rows
-        ),
-        target,
-    )
-
-
 def write_passage_kb(passages: Sequence[Passage], target: Path, *, stand: str, work: str) -> Path:
     """Corpus passages (XQuAD) as official KB entries, titled by their article."""
     return write_kb_entries(

@@ -1,16 +1,14 @@
 """Retrieval benchmark: ranking quality on a standard test set, refusal separation, law-KB timings.
 
-Run ``belegt bench retrieval --data DIR_OR_FILE [--split test] [--json]`` or ``python -m evals.bench.retrieval``.
-``--data`` is a BEIR folder or a SQuAD JSON file (``evals.bench.standard_data``); the default is XQuAD-de.
-The refusal split (``refusal_split_*.jsonl`` beside the corpus) and the law KB are optional: a missing one
-is a note in the report. Every method runs through the real stores (Qdrant Edge in a temporary folder);
-the plain BM25 baseline is computed in the same run.
+Run ``belegt bench retrieval --data DIR_OR_FILE [--split test] [--json]``. ``--data`` is a BEIR folder or a
+SQuAD JSON file (``evals.bench.standard_data``); the default is XQuAD-de. The refusal split
+(``refusal_split_*.jsonl`` beside the corpus) and the law KB are optional: a missing one is a note in the
+report. Every method runs through the real stores (Qdrant Edge in a temporary folder); the plain BM25
+baseline is computed in the same run.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import statistics
 import tempfile
@@ -32,12 +30,15 @@ from evals.bench.data import (
     load_passages,
     load_queries,
     read_jsonl,
-    write_law_kb,
 )
-from evals.bench.standard_data import DEFAULT_SPLIT, JudgedQuery, load_retrieval_set
+from evals.bench.standard_data import DEFAULT_SPLIT, load_retrieval_set
+from evals.datasets.questions import LAW_ID_PATTERN, LAW_MAPPING
 from evals.evaluators import mean_scores
+from evals.evaluators.calibration import roc_auc
 from evals.evaluators.retrieval import RANKING_EVALUATORS
+from evals.suite import Tracker
 from stores.ingest.kb import ingest_kb
+from stores.ingest.mapping import read_mapping_file
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
 from stores.sql.engine import open_database
@@ -50,7 +51,6 @@ __all__ = ["BenchmarkDataError", "print_report", "run_retrieval_benchmark"]
 
 THRESHOLDS = (0.80, 0.70, 0.50, 0.40, 0.0)
 TENANT = "corpus"
-LAW_ID_PATTERN = r"^\S+( \S+)* (§|Art|Anhang|Anlage)\S*$"
 LAW_QUERIES = 100
 REFUSAL_FILES = ("refusal_split_kb_corpus.jsonl", "refusal_split_queries.jsonl")
 
@@ -72,12 +72,6 @@ def latency_figures(seconds: Sequence[float], *, digits: int = 1) -> dict[str, f
     ordered = sorted(seconds)
     p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
     return {"p50_ms": round(statistics.median(ordered) * 1000, digits), "p95_ms": round(p95 * 1000, digits)}
-
-
-def roc_auc(positives: Sequence[float], negatives: Sequence[float]) -> float:
-    """Probability that a random positive scores above a random negative (ties count half)."""
-    wins = sum((p > n) + 0.5 * (p == n) for p in positives for n in negatives)
-    return round(wins / (len(positives) * len(negatives)), 4)
 
 
 def threshold_rates(positives: Sequence[float], negatives: Sequence[float]) -> dict[str, dict[str, float]]:
@@ -139,11 +133,6 @@ def bm25_search(passages: Sequence[Passage]) -> Callable[[str], list[str]]:
     return search
 
 
-def evaluate_search(search: Callable[[str], list[str]], queries: Sequence[JudgedQuery]) -> dict[str, float]:
-    latency, rankings = rank_queries(search, [q.query for q in queries])
-    return {**ranking_metrics(rankings, [q.relevant for q in queries]), **latency}
-
-
 def top_scores(index: HybridIndex, alias: str, queries: Sequence[Query]) -> list[dict[str, float]]:
     """Raw and calibrated scores of each query's top hit (0 when nothing matched)."""
     rows = []
@@ -187,24 +176,32 @@ def refusal_report(
     }
 
 
-def law_timings(laws_path: Path, embedder: Embedder | None, settings: StoreSettings, workdir: Path) -> dict[str, Any]:
+def law_timings(
+    laws_path: Path, embedder: Embedder | None, settings: StoreSettings, workdir: Path, progress: Tracker
+) -> dict[str, Any]:
     """Ingest the federal-law KB through the real ingestion path, then time KB searches."""
     rows = read_jsonl(laws_path)
-    source = write_law_kb(rows, workdir / "laws.jsonl")
     database = open_database(f"sqlite:///{workdir / 'laws.db'}")
     engine = EdgeEngine(workdir / "laws-edge")
     try:
         kb = KnowledgeBase.from_settings(settings, engine=engine, database=database, embedder=embedder)
         start = time.perf_counter()
-        summary = ingest_kb(
-            source, "laws", kb=kb, default_id_pattern=LAW_ID_PATTERN, chunk_chars=settings.kb_chunk_chars
-        )
+        with progress.counter("Gesetze-KB einlesen") as bar:
+            summary = ingest_kb(
+                laws_path,
+                "laws",
+                kb=kb,
+                default_id_pattern=LAW_ID_PATTERN,
+                chunk_chars=settings.kb_chunk_chars,
+                mapping=read_mapping_file(LAW_MAPPING),
+                progress=bar,
+            )
         ingest_s = time.perf_counter() - start
         chunks = kb.index.count(kb.alias("laws"), filter={"kb_id": "laws"})
         step = max(1, len(rows) // LAW_QUERIES)
         questions = [f"Was regelt {r['law']} zu {r['heading'].split(' ', 2)[-1]}?" for r in rows[::step]]
         seconds = []
-        for question in questions[:LAW_QUERIES]:
+        for question in progress.track(questions[:LAW_QUERIES], "Suche Gesetze-KB"):
             begin = time.perf_counter()
             kb.search("laws", [question], limit=10)
             seconds.append(time.perf_counter() - begin)
@@ -221,11 +218,11 @@ def law_timings(laws_path: Path, embedder: Embedder | None, settings: StoreSetti
 
 
 def run_retrieval_benchmark(
-    settings: StoreSettings, data: Path, laws_path: Path | None, *, split: str = DEFAULT_SPLIT, quiet: bool = False
+    settings: StoreSettings, data: Path, laws_path: Path | None, progress: Tracker, *, split: str = DEFAULT_SPLIT
 ) -> dict[str, Any]:
-    log: Callable[[str], None] = Console(stderr=True, quiet=quiet).print
     test_set = load_retrieval_set(data, split=split)
-    passages, queries = test_set.passages, test_set.queries
+    passages, queries = test_set.passages, [q.query for q in test_set.queries]
+    relevant = [q.relevant for q in test_set.queries]
     embedder = create_embedder(settings)
     cached = CachedEmbedder(embedder) if embedder else None
     report: dict[str, Any] = {
@@ -241,54 +238,48 @@ def run_retrieval_benchmark(
     }
     methods: dict[str, Any] = report["methods"]
     refusal_folder = data if data.is_dir() else data.parent
+
     with tempfile.TemporaryDirectory() as tmp:
         engine = EdgeEngine(Path(tmp) / "edge")
+
+        def indexed(alias: str, corpus: Sequence[Passage], model: Embedder | None, **options: Any) -> HybridIndex:
+            with progress.counter(f"Index {alias} aufbauen") as bar:
+                bar.start(len(corpus))
+                return build_index(engine, alias, corpus, model, progress=bar.advance, **options)
+
+        def measured(name: str, search: Callable[[str], list[str]]) -> None:
+            latency, rankings = rank_queries(search, progress.track(queries, f"Suche {name}"))
+            methods[name] = {**ranking_metrics(rankings, relevant), **latency}
+
         try:
-            log("BM25-Baseline …")
-            methods["bm25_baseline"] = evaluate_search(bm25_search(passages), queries)
-            log("sparse …")
-            sparse = build_index(engine, "sparse", passages, None)
-            methods["sparse"] = evaluate_search(index_search(sparse, "sparse"), queries)
+            measured("bm25_baseline", bm25_search(passages))
+            measured("sparse", index_search(indexed("sparse", passages, None), "sparse"))
             if cached is not None:
-                log("hybrid (Passagen und Anfragen einbetten) …")
-                hybrid = build_index(
-                    engine, "hybrid", passages, cached, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
-                )
-                methods["hybrid"] = evaluate_search(index_search(hybrid, "hybrid"), queries)
-                log("dense und die andere Fusion (Anfragen aus dem Cache) …")
-                dense = build_index(engine, "hybrid", passages, cached, dense_weight=1.0)
-                methods["dense"] = evaluate_search(index_search(dense, "hybrid"), queries)
+                fusion = {"fusion": settings.kb_fusion, "dense_weight": settings.kb_dense_weight}
+                measured("hybrid", index_search(indexed("hybrid", passages, cached, **fusion), "hybrid"))
+                # the same collection again: passages and queries come from the embedding cache
+                measured("dense", index_search(indexed("hybrid", passages, cached, dense_weight=1.0), "hybrid"))
                 other: Fusion = "rrf" if settings.kb_fusion == "weighted" else "weighted"
-                alternative = build_index(
-                    engine, "hybrid", passages, cached, fusion=other, dense_weight=settings.kb_dense_weight
-                )
-                methods[f"hybrid_{other}"] = evaluate_search(index_search(alternative, "hybrid"), queries)
+                alternative = indexed("hybrid", passages, cached, fusion=other, dense_weight=settings.kb_dense_weight)
+                measured(f"hybrid_{other}", index_search(alternative, "hybrid"))
             if all((refusal_folder / name).is_file() for name in REFUSAL_FILES):
-                log("Ablehnungs-Split …")
-                report["refusal"] = run_refusal_split(engine, refusal_folder, cached, settings)
+                refusal_kb = load_passages(refusal_folder / REFUSAL_FILES[0])
+                refusal_rows = read_jsonl(refusal_folder / REFUSAL_FILES[1])
+                refusal_queries = load_queries(refusal_folder / REFUSAL_FILES[1])
+                answerable = [bool(r["answerable_in_kb"]) for r in refusal_rows]
+                refusal_index = indexed(
+                    "refusal", refusal_kb, cached, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
+                )
+                report["refusal"] = refusal_report(refusal_index, "refusal", refusal_queries, answerable)
             else:
                 report["notes"].append(f"Ablehnungs-Split übersprungen: {' / '.join(REFUSAL_FILES)} fehlen")
         finally:
             engine.close()
         if laws_path is not None and laws_path.is_file():
-            log(f"Gesetze-KB {laws_path} einlesen …")
-            report["laws"] = law_timings(laws_path, embedder, settings, Path(tmp))
+            report["laws"] = law_timings(laws_path, embedder, settings, Path(tmp), progress)
         elif laws_path is not None:
             report["notes"].append(f"Gesetze-KB-Zeitmessung übersprungen: {laws_path} fehlt")
     return report
-
-
-def run_refusal_split(
-    engine: VectorEngine, folder: Path, embedder: Embedder | None, settings: StoreSettings
-) -> dict[str, Any]:
-    refusal_kb = load_passages(folder / REFUSAL_FILES[0])
-    refusal_rows = read_jsonl(folder / REFUSAL_FILES[1])
-    refusal_queries = load_queries(folder / REFUSAL_FILES[1])
-    answerable = [bool(r["answerable_in_kb"]) for r in refusal_rows]
-    refusal_index = build_index(
-        engine, "refusal", refusal_kb, embedder, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
-    )
-    return refusal_report(refusal_index, "refusal", refusal_queries, answerable)
 
 
 def print_report(report: dict[str, Any], console: Console) -> None:
@@ -329,23 +320,3 @@ def print_refusal(refusal: dict[str, Any], console: Console) -> None:
         f"Report-Fold: {refusal['answerable']} beantwortbare, {refusal['unanswerable']} unbeantwortbare Fragen; "
         + ", ".join(f"{k} {v}" for k, v in refusal.items() if k.startswith("roc_auc_raw"))
     )
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", type=Path, default=Path("../shared/data/xquad_de/derived"))
-    parser.add_argument("--split", default=DEFAULT_SPLIT)
-    parser.add_argument("--laws", type=Path, default=None)
-    parser.add_argument("--no-laws", action="store_true")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    laws = None if args.no_laws else args.laws or args.data.parent.parent / "de_gesetze" / "kb_paragraphs.jsonl"
-    report = run_retrieval_benchmark(StoreSettings(), args.data, laws, split=args.split, quiet=args.json)
-    if args.json:
-        print(json.dumps(report, ensure_ascii=False))
-    else:
-        print_report(report, Console())
-
-
-if __name__ == "__main__":
-    main()

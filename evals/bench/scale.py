@@ -11,7 +11,6 @@ peak memory (max RSS) is its own. qdrant-client local mode runs only up to ``--q
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 import random
@@ -30,6 +29,7 @@ from rich.table import Table
 from evals.bench.data import BenchmarkDataError, read_jsonl
 from evals.bench.hashing import HashEmbedder
 from evals.bench.retrieval import latency_figures
+from evals.suite import Tracker
 from stores.vector.engine import VectorEngine
 from stores.vector.index import HybridIndex, IndexPoint
 
@@ -160,12 +160,11 @@ def measure_in_child(kind: str, size: int, data_root: Path) -> dict[str, Any]:
 def run_scale_benchmark(
     sizes: Sequence[int],
     data_root: Path,
+    progress: Tracker,
     *,
     engines: Sequence[str] = ENGINES,
     qdrant_local_max: int = 10_000,
-    quiet: bool = False,
 ) -> dict[str, Any]:
-    log: Callable[[str], None] = Console(stderr=True, quiet=quiet).print
     unknown = sorted(set(engines) - set(ENGINES))
     if unknown:
         raise BenchmarkDataError(f"unbekannte Engine(s) {', '.join(unknown)}; erlaubt: {', '.join(ENGINES)}")
@@ -180,13 +179,11 @@ def run_scale_benchmark(
         "load_before": [round(v, 2) for v in os.getloadavg()],
         "sizes": {},
     }
-    for size in sizes:
-        row: dict[str, Any] = {}
-        for kind in engines:
-            if kind == "qdrant-local" and size > qdrant_local_max:
-                continue
-            log(f"{kind}: {size} Passagen …")
-            row[kind] = measure_in_child(kind, size, data_root)
+    runs = [(size, kind) for size in sizes for kind in engines if kind != "qdrant-local" or size <= qdrant_local_max]
+    rows: dict[int, dict[str, Any]] = {size: {} for size in sizes}
+    for size, kind in progress.track(runs, "Engines und Größen messen"):
+        rows[size][kind] = measure_in_child(kind, size, data_root)
+    for size, row in rows.items():
         if "numpy" in row:
             floor = row["numpy"]["dense"]["p50_ms"]
             for kind in ("edge", "qdrant-local"):
@@ -219,7 +216,3 @@ def print_report(report: dict[str, Any], console: Console) -> None:
     console.print(
         f"{report['cpus']} CPUs; Last (1/5/15 min) vorher {report['load_before']}, nachher {report['load_after']}"
     )
-
-
-def dumps(report: dict[str, Any]) -> str:
-    return json.dumps(report, ensure_ascii=False)

@@ -118,7 +118,7 @@ def run(pages: int, embedder_name: str, chunk_chars: int) -> dict[str, Any]:
 
         reviewer = ScriptedChatModel(script=[_reviewer], repeat_last=True, model_name="bench-reviewer")
         critic = ScriptedChatModel(script=[_critic], repeat_last=True, model_name="bench-critic")
-        services = StaticScanServices(database=database, clauses=clauses, finding_model=reviewer, critic_model=critic)
+        services = StaticScanServices.on_database(database, clauses, finding_model=reviewer, critic_model=critic)
         report = (
             build_scan_graph(services)
             .compile()

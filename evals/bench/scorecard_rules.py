@@ -26,9 +26,9 @@ from typing import Any
 from rich.console import Console
 
 from evals.bench.data import BenchmarkDataError, read_jsonl
-from nodes.scorecard.boundaries import BoundaryMatcher
-from nodes.scorecard.terms import TermEntry, TermMatcher
 from nodes.scorecard.tone import measure_tone
+from nodes.shared.brand.boundaries import BoundaryMatcher
+from nodes.shared.brand.terms import TermEntry, TermMatcher
 from stores.brand.models import Guardrails, ToneRules
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ An evaluator returns None where it does not apply (a citation precision of a ref
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import regex
@@ -173,3 +173,138 @@ def behaviour_matches(
             raise ValueError(f"unbekanntes Verhalten: {expected}")
     missing = [name for name, ok in checks.items() if not ok]
     return result("behaviour", not missing, f"fehlt: {', '.join(missing)}" if missing else "")
+
+
+# --- whole sentences -------------------------------------------------------------------------------------
+
+_BULLET = regex.compile(r"^\s*(?:[-*•]|\d+\.)\s+")
+_TRAILER = regex.compile(r"(?:\s*(?:\(Stand[^()]*\)|\[[^\[\]]+\]))+\s*([.!?:;]?)\s*$")
+_ENUMERATOR = regex.compile(r"^(?:\(\d+[a-z]?\)|\d+[a-z]?\.|[a-z]\))\s+")
+_STARTS_SENTENCE = regex.compile(r"^[\p{Lu}\d„\"§(«»]")
+_BOUNDARY_BEFORE = regex.compile(r"(?:^|[.!?:;]\s*[\"“”)]?|\(\d+[a-z]?\)|(?:^|\s)\d+[a-z]?\.)\s*$")
+
+
+def answer_units(body: str) -> list[str]:
+    """What the reader reads as one statement: each bullet, and each sentence of prose that is no intro line."""
+    units: list[str] = []
+    for line in body.splitlines():
+        if not line.strip():
+            continue
+        if _BULLET.match(line):
+            units.append(_BULLET.sub("", line, count=1).strip())
+        else:
+            units += [s for s in split_sentences(line) if not s.rstrip().endswith(":")]
+    return units
+
+
+def whole_sentence(unit: str, evidence: Sequence[str]) -> bool:
+    """A unit is a whole sentence: it starts like one, ends with . ! or ?, carries no "(Stand …)" inside,
+    and where its words stand verbatim in a cited entry, they start and end there at a sentence boundary
+    (a hard-wrapped line cut out of a statute does not)."""
+    text = unit.strip()
+    trailer = _TRAILER.search(text)
+    if trailer is not None:
+        text = text[: trailer.start()].rstrip() + trailer.group(1)
+    if "(Stand" in text or not text.endswith((".", "!", "?")):
+        return False
+    if not _STARTS_SENTENCE.match(_ENUMERATOR.sub("", text, count=1)):
+        return False
+    core = normalised(text[:-1]).rstrip()
+    placed = False
+    for source in evidence:
+        flat = normalised(source)
+        at = flat.find(core)
+        while at >= 0:
+            placed = True
+            after = flat[at + len(core) :].lstrip()
+            if _BOUNDARY_BEFORE.search(flat[:at]) and (not after or after[0] in ".!?;:"):
+                return True
+            at = flat.find(core, at + 1)
+    return not placed
+
+
+def not_whole_sentences(outputs: Mapping[str, Any]) -> tuple[int, int]:
+    """(units that are no whole sentence, units) of a delivered answer, judged against the texts of its
+    cited entries (``outputs["texts"]``: entry id → text)."""
+    if not delivered(outputs):
+        return 0, 0
+    body = answer_body(outputs)
+    evidence = [outputs["texts"][i] for i in outputs["citations"] if i in outputs["texts"]]
+    units = answer_units(body)
+    return sum(not whole_sentence(u, evidence) for u in units), len(units)
+
+
+# --- the issue-11 question sets -------------------------------------------------------------------------
+
+
+def facts_in_answer(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult | None:
+    """Delivered and every expected fact in the answer text (citations aside)."""
+    facts = reference_outputs["expected_facts"]
+    if not facts:
+        return None
+    body = answer_body(outputs)
+    missing = [f for f in facts if not mentions(body, f)]
+    return result("fact_in_answer", delivered(outputs) and not missing, f"fehlt: {', '.join(missing)}")
+
+
+def gold_cited(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult | None:
+    """Delivered and a gold entry among the citations."""
+    gold = set(reference_outputs["gold_ids"])
+    if not gold:
+        return None
+    return result("gold_cited", delivered(outputs) and bool(gold & set(outputs["citations"])))
+
+
+def premise_corrected(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult | None:
+    """A false premise corrected: delivered, gold cited, the correct value stated with a correction cue."""
+    correct = reference_outputs.get("correct_value")
+    if correct is None:
+        return None
+    body = answer_body(outputs)
+    checks = {
+        "ausgeliefert": delivered(outputs),
+        "Goldbeleg": bool(set(reference_outputs["gold_ids"]) & set(outputs["citations"])),
+        "richtiger Wert": mentions(body, correct),
+        "Berichtigung": bool(CORRECTION_CUE.search(body)),
+    }
+    missing = [name for name, ok in checks.items() if not ok]
+    return result("premise_corrected", not missing, f"fehlt: {', '.join(missing)}" if missing else "")
+
+
+def asks_back_once(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult | None:
+    """Missing context: delivered, a gold entry cited, and exactly one question, at the end."""
+    if reference_outputs.get("dimension") is None:
+        return None
+    sentences = split_sentences(answer_body(outputs))
+    questions = [s for s in sentences if s.endswith("?")]
+    ok = (
+        delivered(outputs)
+        and bool(set(reference_outputs["gold_ids"]) & set(outputs["citations"]))
+        and len(questions) == 1
+        and sentences[-1] == questions[0]
+    )
+    return result("asks_back_once", ok)
+
+
+def supported_answer(outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]) -> bool:
+    """What the answer confidence estimates: a delivered answer that is correct and supported.
+
+    Out of KB: never (the KB holds no answer). False premise: corrected. Otherwise: a gold entry cited and
+    every expected fact stated.
+    """
+    if not delivered(outputs) or not reference_outputs["gold_ids"]:
+        return False
+    if reference_outputs.get("correct_value") is not None:
+        check = premise_corrected({}, outputs, reference_outputs)
+        return check is not None and check["score"] == 1.0
+    body = answer_body(outputs)
+    cites = bool(set(reference_outputs["gold_ids"]) & set(outputs["citations"]))
+    return cites and all(mentions(body, fact) for fact in reference_outputs["expected_facts"])

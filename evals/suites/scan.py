@@ -148,9 +148,9 @@ def run(ctx: SuiteContext) -> SuiteResult:
             version = import_catalog(DEMO / "katalog.yaml", catalogs=CatalogStore(database), clauses=clauses)
             draft = read_document(DEMO / "produktinfo.md")
             document = DocumentStore(database).store(draft)
-            services = StaticScanServices(
-                database=database,
-                clauses=clauses,
+            services = StaticScanServices.on_database(
+                database,
+                clauses,
                 finding_model=finding_model,
                 critic_model=critic_model,
                 provider=ctx.settings.provider if ctx.settings.llm_configured else "scripted",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from graphs.cli import ask, bots, brand, check, kb, scan
+from graphs.cli import ask, bots, brand, check, kb, review, scan
 
 app = typer.Typer(  # unnamed: ``evals.cli`` merges these commands into the ``belegt`` root
     help="Belegte Antworten, Dokumentprüfungen und Marken-Scorecards auf Basis eigener Quellen.",
@@ -21,3 +21,4 @@ app.add_typer(kb.app, name="kb")
 app.add_typer(scan.app)
 app.add_typer(brand.app, name="brand")
 app.command("scorecard")(brand.scorecard)
+app.add_typer(review.app, name="review")

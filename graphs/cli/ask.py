@@ -5,26 +5,21 @@ from __future__ import annotations
 import json
 import uuid
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.sqlite import SqliteSaver
-from langgraph.types import Command
-from rich.markdown import Markdown
 from rich.markup import escape
 from rich.panel import Panel
 
-from graphs.answer import build_answer_graph
 from graphs.cli.runtime import console, fail, settings_or_exit
-from graphs.resources import AppResources
-from nodes.answer.context import AnswerContext
-from nodes.answer.services import AnswerServices
-from nodes.shared.llm import ProviderError
+
+if TYPE_CHECKING:
+    from nodes.answer.context import AnswerContext
+    from nodes.answer.services import AnswerServices
 
 
 def ask(
-    question: Annotated[str, typer.Argument(help="Die Frage.")],
+    question: Annotated[str, typer.Argument(metavar="QUESTION", help="Die Frage.")],
     bot: Annotated[str | None, typer.Option("--bot", help="Bot-ID (liefert KB und Stufe).")] = None,
     kb: Annotated[str | None, typer.Option("--kb", help="Wissensbasis direkt wählen.")] = None,
     strictness: Annotated[int | None, typer.Option(min=1, max=5, help="Stufe 1–5 für diesen Lauf.")] = None,
@@ -34,13 +29,18 @@ def ask(
     """Eine Frage belegt aus der Wissensbasis beantworten."""
     if bot is None and kb is None:
         fail("Bitte --bot oder --kb angeben.", code=2)
+    from graphs.answer import build_answer_graph
+    from graphs.resources import AppResources
+    from nodes.answer.context import AnswerContext
+    from nodes.shared.llm import ProviderError
+
     settings = settings_or_exit()
     resources = AppResources(settings)
     context = AnswerContext(
         bot_id=bot,
         kb_id=kb,
         strictness=strictness,
-        review_mode="interrupt" if review else "bucket",
+        review="interrupt" if review else "bucket",
     )
     try:
         if review:
@@ -53,9 +53,14 @@ def ask(
         fail(f"LLM-Anbieter nicht nutzbar: {exc}")
     finally:
         resources.close()
+    invalid = output.get("bucket") == "invalid_input"  # empty or overlong question, unknown bot, no KB
     if as_json:
         console.print_json(json.dumps(output, default=_plain, ensure_ascii=False))
-        return
+        raise typer.Exit(2 if invalid else 0)
+    if invalid:
+        fail(escape(output["answer"]), code=2)
+    from rich.markdown import Markdown
+
     title = f"{output.get('bucket')} · Konfidenz {output.get('confidence', 0):.2f} · {output.get('model', '')}"
     console.print(Panel(Markdown(output["answer"]), title=title))
     for source in output.get("sources", []):
@@ -66,19 +71,21 @@ def ask(
 
 def ask_with_review(services: AnswerServices, question: str, context: AnswerContext, path: Path) -> dict[str, Any]:
     """Run with a SQLite checkpointer so ``interrupt()`` can pause for the reviewer at the terminal."""
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.types import Command
+
+    from graphs.answer import build_answer_graph
+    from graphs.cli.review import prompt_response
+
     path.parent.mkdir(parents=True, exist_ok=True)
     with SqliteSaver.from_conn_string(str(path)) as checkpointer:
         graph = build_answer_graph(services).compile(checkpointer=checkpointer, name="answer")
         config: RunnableConfig = {"configurable": {"thread_id": uuid.uuid4().hex}}
         result: dict[str, Any] = graph.invoke({"question": question}, config, context=context)
         while "__interrupt__" in result:
-            pending = result["__interrupt__"][0].value
-            console.print(Panel(pending["answer"], title=f"Prüfung nötig · Konfidenz {pending['confidence']:.2f}"))
-            action = typer.prompt("Freigeben (approve), bearbeiten (edit) oder ablehnen (reject)?", default="reject")
-            decision: dict[str, Any] = {"action": action}
-            if action == "edit":
-                decision["answer"] = typer.prompt("Neue Antwort (mit Belegen in [eckigen Klammern])")
-            resume: Command[Any] = Command(resume=decision)
+            (request,) = result["__interrupt__"][0].value
+            resume: Command[Any] = Command(resume=[prompt_response(request, "answer")])
             result = graph.invoke(resume, config, context=context)
         return result
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
 from graphs.cli.runtime import console, database_or_exit, fail, settings_or_exit
-from nodes.shared.strictness import get_strictness_config
-from stores.sql.bots import BotExists, BotNotFound, BotStore, InvalidStrictness
+
+if TYPE_CHECKING:
+    from stores.sql.bots import BotStore
 
 app = typer.Typer(help="Bots anlegen, auflisten und ihre Strictness-Stufe setzen.", no_args_is_help=True)
 
@@ -17,12 +18,14 @@ Level = Annotated[int, typer.Option(min=1, max=5, help="Strictness 1 (nur KB) �
 
 
 def _store() -> BotStore:
+    from stores.sql.bots import BotStore
+
     return BotStore(database_or_exit(settings_or_exit()))
 
 
 @app.command("create")
 def create(
-    bot_id: Annotated[str, typer.Argument(help="Stabile Bot-ID, z. B. 'hr-bot'.")],
+    bot_id: Annotated[str, typer.Argument(metavar="BOT_ID", help="Stabile Bot-ID, z. B. 'hr-bot'.")],
     kb: Annotated[str, typer.Option("--kb", help="Wissensbasis, aus der der Bot antwortet.")],
     name: Annotated[str | None, typer.Option(help="Anzeigename; Standard: die ID.")] = None,
     strictness: Level = 3,
@@ -31,6 +34,8 @@ def create(
     exist_ok: Annotated[bool, typer.Option("--exist-ok", help="Kein Fehler, wenn es den Bot schon gibt.")] = False,
 ) -> None:
     """Einen Bot anlegen."""
+    from stores.sql.bots import BotExists, InvalidStrictness
+
     try:
         bot = _store().create(
             bot_id,
@@ -53,6 +58,8 @@ def create(
 @app.command("list")
 def list_bots() -> None:
     """Alle Bots mit Wissensbasis und Stufe zeigen."""
+    from nodes.shared.strictness import get_strictness_config
+
     table = Table("ID", "Name", "KB", "Stufe")
     for bot in _store().list():
         config = get_strictness_config(bot.knowledge_strictness)
@@ -62,10 +69,13 @@ def list_bots() -> None:
 
 @app.command("set-strictness")
 def set_strictness(
-    bot_id: Annotated[str, typer.Argument(help="ID des Bots.")],
-    level: Annotated[int, typer.Argument(min=1, max=5, help="Neue Stufe 1–5.")],
+    bot_id: Annotated[str, typer.Argument(metavar="BOT_ID", help="ID des Bots.")],
+    level: Annotated[int, typer.Argument(min=1, max=5, metavar="LEVEL", help="Neue Stufe 1–5.")],
 ) -> None:
     """Die Strictness-Stufe eines Bots ändern."""
+    from nodes.shared.strictness import get_strictness_config
+    from stores.sql.bots import BotNotFound, InvalidStrictness
+
     try:
         bot = _store().set_strictness(bot_id, level)
     except (BotNotFound, InvalidStrictness) as exc:

@@ -5,27 +5,19 @@ from __future__ import annotations
 import json
 import uuid
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.sqlite import SqliteSaver
-from langgraph.types import Command
 from rich.panel import Panel
 from rich.table import Table
 
 from graphs.cli.runtime import console, fail, settings_or_exit
-from graphs.resources import AppResources
-from graphs.scorecard import build_scorecard
-from nodes.scorecard.context import ScorecardContext
-from nodes.scorecard.gate import InvalidOwnerDecision
-from nodes.scorecard.intake import ScorecardInputError
-from nodes.scorecard.maturity import assess_dna_maturity
 from nodes.scorecard.results import CRITERIA, CRITERION_NAMES, VERDICT_SYMBOLS, ContentType, DnaMaturity, Validation
-from nodes.scorecard.state import ScorecardInput
-from nodes.shared.llm import ProviderError
-from stores.brand.importer import DnaImportError, load_dna_file
-from stores.brand.store import BrandNotFound, DnaVersionNotFound, DnaVersionRejected
+
+if TYPE_CHECKING:
+    from graphs.resources import AppResources
+    from nodes.scorecard.context import ScorecardContext
+    from nodes.scorecard.state import ScorecardInput
 
 app = typer.Typer(help="Marken-DNA importieren, versionieren und ansehen.", no_args_is_help=True)
 BLOCK_NAMES = {
@@ -38,21 +30,27 @@ BLOCK_NAMES = {
 
 
 @app.command("import")
-def import_dna(file: Annotated[Path, typer.Argument(help="DNA als YAML- oder JSON-Datei.")]) -> None:
+def import_dna(file: Annotated[Path, typer.Argument(metavar="FILE", help="DNA als YAML- oder JSON-Datei.")]) -> None:
     """Eine DNA-Version prüfen und speichern; zeigt danach ihren Reifegrad."""
+    from graphs.resources import AppResources
+    from nodes.scorecard.maturity import assess_dna_maturity
+    from stores.brand.importer import DnaImportError, load_dna_file
+    from stores.brand.store import DnaVersionRejected
+
     try:
         dna = load_dna_file(file)
     except DnaImportError as exc:
         fail(str(exc))
     resources = AppResources(settings_or_exit())
     try:
-        info = resources.brands.save(dna, source_name=file.name)
+        info, created = resources.brands.save(dna, source_name=file.name)
     except DnaVersionRejected as exc:
         fail(str(exc))
     finally:
         resources.close()
     kind = f", Änderung: {info.change_kind}" if info.change_kind else ""
-    console.print(f"DNA [bold]{info.brand_id} {info.dna_version}[/] gespeichert{kind}.")
+    done = "gespeichert" if created else "war schon mit gleichem Inhalt gespeichert; unverändert"
+    console.print(f"DNA [bold]{info.brand_id} {info.dna_version}[/] {done}{kind}.")
     _print_maturity(assess_dna_maturity(dna))
 
 
@@ -61,6 +59,8 @@ def list_brands(
     as_json: Annotated[bool, typer.Option("--json", help="Als JSON ausgeben.")] = False,
 ) -> None:
     """Alle Marken mit gespeicherter DNA und ihrer neuesten Version."""
+    from graphs.resources import AppResources
+
     resources = AppResources(settings_or_exit())
     try:
         brands = resources.brands.brands()
@@ -81,11 +81,15 @@ def list_brands(
 
 @app.command("show")
 def show_brand(
-    brand_id: Annotated[str, typer.Argument(help="Marke.")],
+    brand_id: Annotated[str, typer.Argument(metavar="BRAND", help="Marke.")],
     dna_version: Annotated[str | None, typer.Option(help="DNA-Version; Standard: die neueste.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="DNA, Versionen und Reifegrad als JSON.")] = False,
 ) -> None:
     """Eine DNA-Version mit Versionsgeschichte, Regelumfang und Reifegrad zeigen."""
+    from graphs.resources import AppResources
+    from nodes.scorecard.maturity import assess_dna_maturity
+    from stores.brand.store import BrandNotFound, DnaVersionNotFound
+
     resources = AppResources(settings_or_exit())
     try:
         dna = resources.brands.get(brand_id, dna_version)
@@ -134,7 +138,7 @@ def _print_maturity(maturity: DnaMaturity) -> None:
 
 
 def scorecard(
-    source: Annotated[str, typer.Argument(help="Datei (.txt/.md) oder der Text selbst.")],
+    source: Annotated[str, typer.Argument(metavar="TEXT_OR_FILE", help="Datei (.txt/.md) oder der Text selbst.")],
     brand: Annotated[str, typer.Option("--brand", help="Marke, deren DNA gilt.")],
     dna_version: Annotated[str | None, typer.Option(help="DNA-Version; Standard: die neueste.")] = None,
     dna_version_ref: Annotated[
@@ -151,6 +155,13 @@ def scorecard(
     as_json: Annotated[bool, typer.Option("--json", help="Das Validierungsobjekt als JSON ausgeben.")] = False,
 ) -> None:
     """Einen Text gegen die Marken-DNA prüfen (K1–K7, Status, Begründungen)."""
+    from graphs.resources import AppResources
+    from graphs.scorecard import build_scorecard
+    from nodes.scorecard.context import ScorecardContext
+    from nodes.scorecard.intake import ScorecardInputError
+    from nodes.shared.llm import ProviderError
+    from stores.brand.store import BrandNotFound, DnaVersionNotFound
+
     path = Path(source)
     text = path.read_text(encoding="utf-8") if path.is_file() else source
     payload: ScorecardInput = {"text": text, "content_type": content_type}
@@ -166,14 +177,16 @@ def scorecard(
         payload["dna_version_ref"] = dna_version_ref
     settings = settings_or_exit()
     resources = AppResources(settings)
-    context = ScorecardContext(brand_id=brand, dna_version=dna_version)
+    context = ScorecardContext(
+        brand_id=brand, dna_version=dna_version, review="bucket" if owner is None else "interrupt"
+    )
     try:
         if owner is None:
             with console.status("Prüfe gegen die Marken-DNA …", spinner="dots"):
                 output = build_scorecard(resources).compile(name="scorecard").invoke(payload, context=context)
         else:
             output = _with_owner_gate(resources, payload, context, owner, settings.data_dir / "checkpoints.sqlite")
-    except (BrandNotFound, DnaVersionNotFound, ScorecardInputError, InvalidOwnerDecision) as exc:
+    except (BrandNotFound, DnaVersionNotFound, ScorecardInputError) as exc:
         fail(str(exc))
     except ProviderError as exc:
         fail(f"LLM-Anbieter nicht nutzbar: {exc}")
@@ -190,19 +203,22 @@ def _with_owner_gate(
     resources: AppResources, payload: ScorecardInput, context: ScorecardContext, owner: str, path: Path
 ) -> dict[str, Any]:
     """Run with a SQLite checkpointer so the human gate can pause for the brand owner at the terminal."""
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.types import Command
+
+    from graphs.cli.review import prompt_response
+    from graphs.scorecard import build_scorecard
+
     path.parent.mkdir(parents=True, exist_ok=True)
     with SqliteSaver.from_conn_string(str(path)) as checkpointer:
         graph = build_scorecard(resources).compile(checkpointer=checkpointer, name="scorecard")
         config: RunnableConfig = {"configurable": {"thread_id": uuid.uuid4().hex}}
         result: dict[str, Any] = graph.invoke(payload, config, context=context)
         while "__interrupt__" in result:
-            pending = result["__interrupt__"][0].value
-            reasons = "\n".join(f"• {r['rule_id']}: {r['explanation']}" for r in pending["top_reasons"])
-            console.print(Panel(reasons or "–", title=f"Grenzfall · Score {pending['score']:g}/7 · Owner-Freigabe"))
-            approved = typer.confirm("Freigeben?", default=False)
-            note = typer.prompt("Notiz (optional)", default="", show_default=False)
-            decision = {"approved": approved, "owner": owner, "note": note or None}
-            result = graph.invoke(Command(resume=decision), config, context=context)
+            (request,) = result["__interrupt__"][0].value
+            response = prompt_response(request, "scorecard", reviewer=owner)
+            result = graph.invoke(Command(resume=[response]), config, context=context)
         return result
 
 

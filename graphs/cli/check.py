@@ -6,13 +6,8 @@ from collections.abc import Callable
 
 import typer
 from rich.table import Table
-from sqlalchemy import text
 
-from graphs.cli.runtime import console, settings_or_exit
-from nodes.shared.llm import probe_provider
-from stores.sql.engine import open_database
-from stores.vector.embedders import create_embedder
-from stores.vector.qdrant import describe_vector_engine, open_vector_engine
+from graphs.cli.runtime import console, errors, settings_or_exit
 
 
 def _probe(action: Callable[[], str]) -> tuple[bool, str]:
@@ -23,9 +18,20 @@ def _probe(action: Callable[[], str]) -> tuple[bool, str]:
 
 
 def check(
-    strict: bool = typer.Option(False, "--strict", help="Mit Fehlercode enden, wenn etwas nicht erreichbar ist."),
+    strict: bool = typer.Option(
+        False, "--strict", help="Auch ohne eingestelltes LLM (Anbieter 'extractive') mit Fehlercode 1 enden."
+    ),
 ) -> None:
-    """Konfiguration zeigen und prüfen, ob LLM, Embedder, Qdrant und Datenbank erreichbar sind."""
+    """Konfiguration zeigen und prüfen, ob LLM, Embedder, Qdrant und Datenbank erreichbar sind.
+
+    Endet mit Code 1, sobald ein eingestellter Baustein nicht nutzbar ist (✘)."""
+    from sqlalchemy import text
+
+    from nodes.shared.llm import probe_provider
+    from stores.sql.engine import open_database
+    from stores.vector.embedders import create_embedder
+    from stores.vector.qdrant import describe_vector_engine, open_vector_engine
+
     settings = settings_or_exit()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
 
@@ -62,7 +68,10 @@ def check(
     for name, configured, (ok, detail) in rows:
         table.add_row(name, configured, ("[green]✔ " if ok else "[red]✘ ") + detail)
     console.print(table)
-    if strict and not all(ok for _, _, (ok, _) in rows):
+    if not all(ok for _, _, (ok, _) in rows):
+        raise typer.Exit(1)
+    if strict and provider == "extractive":
+        errors.print("Kein LLM eingestellt (--strict): OLLAMA_BASE_URL oder MISTRAL_API_KEY setzen.", soft_wrap=True)
         raise typer.Exit(1)
 
 

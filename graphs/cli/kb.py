@@ -5,28 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import Progress
 from rich.table import Table
 
-from graphs.cli.runtime import console, database_or_exit, fail, settings_or_exit
+from graphs.cli.runtime import console, database_or_exit, fail, progress_bar, settings_or_exit
 from graphs.settings import Settings
-from stores.ingest.kb import IngestSummary, KBInputError, ingest_kb, reindex_kb
-from stores.kb.layout import InvalidKBId
-from stores.kb.store import KnowledgeBase, KnowledgeBaseNotFound
-from stores.vector.embedders import EmbedderUnavailable, create_embedder
-from stores.vector.qdrant import open_vector_engine
+
+if TYPE_CHECKING:
+    from stores.ingest.kb import IngestSummary
+    from stores.kb.store import KnowledgeBase
 
 app = typer.Typer(help="Wissensbasen neu indexieren, durchsuchen und ihre Konflikte zeigen.", no_args_is_help=True)
 
@@ -49,21 +40,16 @@ class _BarProgress:
 
 @contextmanager
 def _progress_bar(label: str) -> Iterator[_BarProgress]:
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TaskProgressColumn(),
-        TimeElapsedColumn(),
-        TextColumn("Rest"),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console, transient=True) as progress:
+    with progress_bar(console) as progress:
         yield _BarProgress(progress, label)
 
 
 @contextmanager
 def _knowledge_base(settings: Settings) -> Iterator[KnowledgeBase]:
+    from stores.kb.store import KnowledgeBase
+    from stores.vector.embedders import EmbedderUnavailable, create_embedder
+    from stores.vector.qdrant import open_vector_engine
+
     database = database_or_exit(settings)
     try:
         embedder = create_embedder(settings)
@@ -81,14 +67,38 @@ def _knowledge_base(settings: Settings) -> Iterator[KnowledgeBase]:
 
 
 def ingest(
-    path: Annotated[Path, typer.Argument(help="JSONL-Datei oder Ordner mit Markdown-Dateien (Front Matter).")],
+    path: Annotated[
+        Path, typer.Argument(metavar="PATH", help="JSONL-Datei oder Ordner mit Markdown-Dateien (Front Matter).")
+    ],
     kb: KbOption,
     prune: Annotated[bool, typer.Option("--prune", help="Einträge entfernen, die in der Eingabe fehlen.")] = False,
     id_pattern: Annotated[
         str | None, typer.Option("--id-pattern", help="Regulärer Ausdruck für Eintrags-IDs dieser KB.")
     ] = None,
+    field_map: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--map", help="Felder zuordnen: ziel=quelle[,ziel=quelle…], z. B. title=heading,section=law_title."
+        ),
+    ] = None,
+    set_values: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Festen Wert für jeden Eintrag setzen: feld=wert, z. B. stand=2022-03."),
+    ] = None,
+    mapping_file: Annotated[
+        Path | None,
+        typer.Option("--mapping", help="YAML-Zuordnungsdatei (fields: …, values: …); --map/--set ergänzen sie."),
+    ] = None,
 ) -> None:
     """Eine Wissensbasis einlesen: prüfen, dann idempotent abgleichen (neu / geändert / unverändert / entfernt)."""
+    from stores.ingest.kb import KBInputError, ingest_kb
+    from stores.ingest.mapping import FieldMappingError, field_mapping
+    from stores.kb.layout import InvalidKBId
+
+    try:
+        mapping = field_mapping(mapping_file=mapping_file, pairs=field_map or [], values=set_values or [])
+    except FieldMappingError as exc:
+        fail(escape(str(exc)), code=2)
     settings = settings_or_exit()
     with _knowledge_base(settings) as knowledge_base, _progress_bar(f"Indexiere {kb}") as bar:
         try:
@@ -100,9 +110,10 @@ def ingest(
                 chunk_chars=settings.kb_chunk_chars,
                 prune=prune,
                 id_pattern=id_pattern,
+                mapping=mapping,
                 progress=bar,
             )
-        except (KBInputError, InvalidKBId) as exc:
+        except (KBInputError, InvalidKBId, FieldMappingError) as exc:
             fail(escape(str(exc)))
     _print_summary(summary)
 
@@ -126,8 +137,12 @@ def _print_summary(summary: IngestSummary) -> None:
 
 
 @app.command("reindex")
-def reindex(kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")]) -> None:
+def reindex(kb_id: Annotated[str, typer.Argument(metavar="KB_ID", help="ID der Wissensbasis.")]) -> None:
     """Den Index einer KB aus den gespeicherten Einträgen neu aufbauen (z. B. nach Embedder-Wechsel)."""
+    from stores.ingest.kb import reindex_kb
+    from stores.kb.layout import InvalidKBId
+    from stores.kb.store import KnowledgeBaseNotFound
+
     settings = settings_or_exit()
     with _knowledge_base(settings) as knowledge_base, _progress_bar(f"Baue {kb_id} neu auf") as bar:
         try:
@@ -139,11 +154,14 @@ def reindex(kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")]) 
 
 @app.command("search")
 def search(
-    kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")],
-    queries: Annotated[list[str], typer.Argument(help="Eine oder mehrere Suchanfragen.")],
+    kb_id: Annotated[str, typer.Argument(metavar="KB_ID", help="ID der Wissensbasis.")],
+    queries: Annotated[list[str], typer.Argument(metavar="QUERY", help="Eine oder mehrere Suchanfragen.")],
     limit: Annotated[int, typer.Option(min=1, max=100, help="Höchstens so viele Treffer.")] = 5,
 ) -> None:
     """Eine KB durchsuchen und die Treffer mit kalibriertem Score zeigen."""
+    from stores.kb.layout import InvalidKBId
+    from stores.kb.store import KnowledgeBaseNotFound
+
     settings = settings_or_exit()
     with _knowledge_base(settings) as knowledge_base:
         try:
@@ -159,8 +177,10 @@ def search(
 
 
 @app.command("conflicts")
-def conflicts(kb_id: Annotated[str, typer.Argument(help="ID der Wissensbasis.")]) -> None:
+def conflicts(kb_id: Annotated[str, typer.Argument(metavar="KB_ID", help="ID der Wissensbasis.")]) -> None:
     """Die in einer KB erklärten Quellenkonflikte zeigen."""
+    from stores.kb.layout import InvalidKBId
+
     settings = settings_or_exit()
     with _knowledge_base(settings) as knowledge_base:
         try:

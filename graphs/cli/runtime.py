@@ -1,21 +1,48 @@
-"""Shared CLI plumbing: settings loaded once, German error exits."""
+"""Shared CLI plumbing: settings loaded once, German error exits.
+
+The CLI modules import only typer, rich and the settings at the top; everything heavier (graphs, stores,
+LLM clients, Qdrant) is imported inside the command that uses it, so ``belegt --help`` starts fast.
+"""
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from graphs.settings import Settings, SettingsError, load_settings
-from stores.sql.engine import Database, open_database
+
+if TYPE_CHECKING:
+    from stores.sql.engine import Database
 
 console = Console()
 errors = Console(stderr=True)
 
 
+def progress_bar(console: Console) -> Progress:
+    """The one progress display of the CLI: done/total, elapsed time and the estimate of what remains."""
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("noch"),
+        TimeRemainingColumn(),
+    )
+    return Progress(*columns, console=console, transient=True)
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
-    errors.print(f"[bold red]Fehler:[/] {message}")
+    errors.print(f"[bold red]Fehler:[/] {message}", soft_wrap=True)  # one line, however narrow the terminal
     raise typer.Exit(code)
 
 
@@ -27,6 +54,8 @@ def settings_or_exit() -> Settings:
 
 
 def database_or_exit(settings: Settings) -> Database:
+    from stores.sql.engine import open_database
+
     try:
         return open_database(settings.resolved_database_url)
     except Exception as exc:  # any driver error becomes one readable line

@@ -7,47 +7,37 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.types import Command
-from pydantic import ValidationError
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from graphs.cli.runtime import console, database_or_exit, errors, fail, settings_or_exit
-from graphs.resources import AppResources
-from graphs.scan import ResourceScanServices, build_scan_graph
+from graphs.cli.runtime import console, database_or_exit, errors, fail, progress_bar, settings_or_exit
 from graphs.settings import Settings
-from nodes.scan.context import CONFIDENCE_THRESHOLD, ScanContext
-from nodes.scan.models import model_ids
-from nodes.scan.report import render_html, render_markdown
-from nodes.scan.services import NoScanModel
-from nodes.scan.state import ScanInput, ScanReport
-from nodes.shared.llm import ProviderError
-from stores.ingest.catalog import CatalogFileError, import_catalog
-from stores.ingest.documents import DEFAULT_MAX_PAGES, DocumentError, read_document
-from stores.scan.catalog import CatalogStore, CatalogVersion, CatalogVersionNotFound, NoCatalog
-from stores.scan.documents import DocumentStore
-from stores.scan.findings import FindingRejected, FindingStore
-from stores.sql.engine import Database
-from stores.vector.embedders import EmbedderUnavailable
+from nodes.scan.context import CONFIDENCE_THRESHOLD
+from stores.ingest.documents import DEFAULT_MAX_PAGES
+
+if TYPE_CHECKING:
+    from graphs.resources import AppResources, ScanResources
+    from nodes.scan.context import ScanContext
+    from nodes.scan.state import ScanInput, ScanReport
+    from stores.scan.catalog import CatalogVersion
+    from stores.sql.engine import Database
 
 app = typer.Typer(help="Dokumente gegen einen versionierten Anforderungskatalog prüfen.")
 catalog_app = typer.Typer(help="Anforderungskataloge importieren (jede Datei wird eine neue Version).")
 app.add_typer(catalog_app, name="catalog", no_args_is_help=True)
 
-REVIEW_CHOICES = ("MAJOR", "MINOR", "HINT", "DISMISS", "OFFEN")
-
 
 @contextmanager
-def _services(settings: Settings) -> Iterator[ResourceScanServices]:
-    """Scan services on this command's resources, closed afterwards (Qdrant local mode locks its folder)."""
+def _resources(settings: Settings) -> Iterator[AppResources]:
+    """This command's resources, closed afterwards (Qdrant local mode locks its folder)."""
+    from graphs.resources import AppResources
+    from stores.vector.embedders import EmbedderUnavailable
+
     resources = AppResources(settings)
     try:
-        yield ResourceScanServices(lambda: resources)
+        yield resources
     except EmbedderUnavailable as exc:
         fail(str(exc))
     finally:
@@ -56,17 +46,20 @@ def _services(settings: Settings) -> Iterator[ResourceScanServices]:
 
 @catalog_app.command("import")
 def import_command(
-    file: Annotated[Path, typer.Argument(help="Katalog als .jsonl, .yaml oder .yml.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Katalog als .jsonl, .yaml oder .yml.")],
     name: Annotated[
         str | None, typer.Option(help="Name der Version; Standard: 'name' in der Datei oder Dateiname.")
     ] = None,
 ) -> None:
     """Einen Katalog als neue Version importieren und indexieren; frühere Versionen bleiben abfragbar."""
+    from stores.ingest.catalog import CatalogFileError, import_catalog
+    from stores.scan.catalog import CatalogStore
+
     settings = settings_or_exit()
     database = database_or_exit(settings)
     try:
-        with _services(settings) as services:
-            version = import_catalog(file, catalogs=CatalogStore(database), clauses=services.clauses, name=name)
+        with _resources(settings) as resources:
+            version = import_catalog(file, catalogs=CatalogStore(database), clauses=resources.clauses, name=name)
     except CatalogFileError as exc:
         fail(str(exc))
     console.print(
@@ -78,6 +71,8 @@ def import_command(
 @catalog_app.command("list")
 def list_command() -> None:
     """Alle Katalogversionen zeigen."""
+    from stores.scan.catalog import CatalogStore
+
     settings = settings_or_exit()
     table = Table("Version", "Name", "Datei", "Anforderungen", "aktiv", "importiert")
     for version in CatalogStore(database_or_exit(settings)).list_versions():
@@ -93,6 +88,8 @@ def list_command() -> None:
 
 
 def _catalog_version(database: Database, version_id: int | None) -> CatalogVersion:
+    from stores.scan.catalog import CatalogStore, CatalogVersionNotFound, NoCatalog
+
     catalogs = CatalogStore(database)
     try:
         version = catalogs.get_version(version_id) if version_id is not None else catalogs.latest_version()
@@ -103,15 +100,21 @@ def _catalog_version(database: Database, version_id: int | None) -> CatalogVersi
     return version
 
 
-def _run_graph(services: ResourceScanServices, scan_input: ScanInput, context: ScanContext) -> ScanReport:
+def _run_graph(services: ScanResources, scan_input: ScanInput, context: ScanContext) -> ScanReport:
     """Run the scan with a progress bar on stderr; on a review interrupt, ask about each uncertain finding."""
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.types import Command
+
+    from graphs.cli.review import prompt_response
+    from graphs.scan import build_scan_graph
+
     graph = build_scan_graph(services).compile(checkpointer=InMemorySaver(), name="scan")
     config: RunnableConfig = {"configurable": {"thread_id": scan_input["scan_id"]}}
     command: ScanInput | Command[Any] = scan_input
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     while True:
         pending: list[Any] = []
-        with Progress(*columns, console=errors, transient=True) as progress:
+        with progress_bar(errors) as progress:
             task = progress.add_task("Dokument vorbereiten", total=None)
             for update in graph.stream(command, config, context=context, stream_mode="updates"):
                 for node, values in update.items():
@@ -127,28 +130,13 @@ def _run_graph(services: ResourceScanServices, scan_input: ScanInput, context: S
         if not pending:
             report: ScanReport = graph.get_state(config).values["report"]
             return report
-        command = Command(resume=_ask_reviewer(pending[0].value))
-
-
-def _ask_reviewer(request: dict[str, Any]) -> dict[str, str]:
-    if request.get("problem"):
-        errors.print(f"[yellow]{request['problem']}[/]")
-    console.print(f"[bold]{request['question']}[/]")
-    decisions: dict[str, str] = {}
-    for item in request["findings"]:
-        console.print(
-            f"\n[bold]{item['stable_id']}[/], Seite {item['page_number']} (Konfidenz {item['confidence']:.2f}, "
-            f"vorgeschlagen {item['proposed_severity']})\n„{item['exact_quote']}“\n{item['finding_text']}"
-        )
-        verdict = typer.prompt(f"Entscheidung ({' / '.join(REVIEW_CHOICES)})", default="OFFEN").strip().upper()
-        while verdict not in REVIEW_CHOICES:
-            verdict = typer.prompt(f"Bitte eine von {', '.join(REVIEW_CHOICES)}", default="OFFEN").strip().upper()
-        if verdict != "OFFEN":
-            decisions[item["finding_id"]] = verdict
-    return decisions
+        (request,) = pending[0].value
+        command = Command(resume=[prompt_response(request, "scan")])
 
 
 def _write_reports(report: ScanReport, folder: Path) -> list[Path]:
+    from nodes.scan.report import render_html, render_markdown
+
     folder.mkdir(parents=True, exist_ok=True)
     paths = [folder / f"{report.scan_id}.{suffix}" for suffix in ("json", "md", "html")]
     paths[0].write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
@@ -159,7 +147,7 @@ def _write_reports(report: ScanReport, folder: Path) -> list[Path]:
 
 @app.command("scan")
 def scan(
-    file: Annotated[Path, typer.Argument(help="Zu prüfendes Dokument: .pdf, .md oder .txt.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Zu prüfendes Dokument: .pdf, .md oder .txt.")],
     catalog_version: Annotated[
         int | None, typer.Option("--catalog-version", help="Katalogversion; Standard: die neueste.")
     ] = None,
@@ -175,14 +163,25 @@ def scan(
     review: Annotated[bool, typer.Option("--review", help="Unsichere Befunde gleich hier entscheiden.")] = False,
 ) -> None:
     """Ein Dokument gegen den Katalog prüfen: belegte Befunde, Kritik, Konfidenz-Routing, Audit-Hash."""
+    from graphs.resources import ScanResources
+    from nodes.scan.context import ScanContext
+    from nodes.scan.models import model_ids
+    from nodes.scan.services import NoScanModel
+    from nodes.scan.state import ScanInput
+    from nodes.shared.llm import ProviderError
+    from stores.ingest.documents import DocumentError, read_document
+    from stores.scan.documents import DocumentStore
+    from stores.scan.findings import FindingRejected
+
     settings = settings_or_exit()
-    with _services(settings) as services:
+    with _resources(settings) as resources:
+        services = ScanResources(resources)
         try:
             models = model_ids(services)  # creates both models: without an LLM nothing is opened or stored
         except NoScanModel as exc:
             fail(str(exc), code=2)
         try:
-            database = services.database
+            database = resources.database
         except Exception as exc:  # any driver error becomes one readable line
             fail(f"Datenbank {settings.resolved_database_url} nicht nutzbar: {exc}")
         version = _catalog_version(database, catalog_version)
@@ -196,7 +195,7 @@ def scan(
         )
         errors.print(f"Prüfe {file.name} gegen Katalogversion {version.id} mit {', '.join(models.values())}")
         try:
-            context = ScanContext(confidence_threshold=threshold, human_review=review)
+            context = ScanContext(confidence_threshold=threshold, review="interrupt" if review else "bucket")
             report = _run_graph(services, scan_input, context)
         except FindingRejected as exc:
             fail(f"Scan nicht gespeichert: {exc}")
@@ -234,6 +233,11 @@ def verify(
     ] = None,
 ) -> None:
     """Den Audit-Hash eines Berichts aus Datenbank und Bericht nachrechnen: 'valid' oder was abweicht."""
+    from pydantic import ValidationError
+
+    from nodes.scan.state import ScanReport
+    from stores.scan.findings import FindingStore
+
     settings = settings_or_exit()
     try:
         report = ScanReport.model_validate_json(report_file.read_text(encoding="utf-8"))

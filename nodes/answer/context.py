@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from nodes.settings import ProviderName
+from nodes.shared.review import ReviewMode, review_field
 
 STRICTNESS_HELP = (
     "1 kb_only (Nur KB-Wissen) · 2 strict (Streng faktisch) · 3 balanced (Ausgewogen) · "
@@ -32,10 +33,7 @@ class AnswerContext(BaseModel):
     max_sub_queries: int = Field(4, ge=1, le=8, description="Höchstens so viele Teilfragen plant der Planer.")
     map_group_size: int = Field(3, ge=1, le=10, description="Blöcke pro Map-Schritt bei Überblicksfragen.")
     max_question_chars: int = Field(2000, ge=10, description="Längere Fragen werden abgewiesen.")
-    review_mode: Literal["bucket", "interrupt"] = Field(
-        "bucket",
-        description="bucket: unsichere Antworten gehen in die Prüfablage; interrupt: Prüfer entscheidet im Lauf.",
-    )
+    review: ReviewMode = review_field()
     brand_id: str | None = Field(None, description="Marken-DNA, deren Grenzen (K6) jede Antwort einhalten muss.")
     brand_dna_version: str | None = Field(None, description="DNA-Version; leer: die neueste.")
     uncertain_message: str = Field(

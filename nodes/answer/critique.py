@@ -6,8 +6,9 @@ import logging
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, ValidationError
 
@@ -21,7 +22,7 @@ from nodes.answer.state import AnswerState, ClaimVerdict, NodeUsage
 from nodes.answer.validate import NON_OFFICIAL_MENTION, is_factual, is_refusal
 from nodes.settings import ProviderName
 from nodes.shared.citations import cited_ids, unsupported_numbers, without_citations
-from nodes.shared.llm import ProviderError, provider_errors
+from nodes.shared.llm import ProviderError, classify_provider_error
 from nodes.shared.text import split_sentences
 from stores.kb.models import Hit, KBConflict
 from stores.vector.analyzer import analyze
@@ -30,6 +31,7 @@ log = logging.getLogger(__name__)
 
 UNSUPPORTED_TERM_SHARE = 0.15
 UNCONFIRMED_SCORE = 0.5
+MAX_PARALLEL_CRITIC_CALLS = 8  # claims checked at once; a provider's rate limit is the bound, not the CPU
 
 
 class ClaimCheck(BaseModel):
@@ -75,31 +77,35 @@ def critique_answer(state: AnswerState, runtime: Runtime[AnswerContext], *, serv
         return {"claims": [], "confidence": 1.0, "refused": True, "verified": True}
     by_id = {hit.entry_id: hit for hit in state["context_blocks"]}
     claims = [s for s in split_sentences(answer) if is_factual(s)]
-    verdicts: list[ClaimVerdict] = []
-    usage: NodeUsage | None = None
-    for claim in claims:
+    verdicts: dict[int, ClaimVerdict] = {}
+    for_critic: dict[int, tuple[str, list[Hit]]] = {}
+    for position, claim in enumerate(claims):
         hits = [by_id[i] for i in cited_ids(claim) if i in by_id]
         if check_claim_deterministically(claim, hits, state["conflicts"]):
-            verdicts.append(
-                ClaimVerdict(
-                    claim=claim,
-                    cited_ids=tuple(cited_ids(claim)),
-                    verdict="supported",
-                    confidence=1.0,
-                    method="deterministic",
-                )
+            verdicts[position] = ClaimVerdict(
+                claim=claim,
+                cited_ids=tuple(cited_ids(claim)),
+                verdict="supported",
+                confidence=1.0,
+                method="deterministic",
             )
-            continue
+        else:
+            for_critic[position] = (claim, hits)
+    usage: NodeUsage | None = None
+    if for_critic:  # one parallel round: the step costs about one model call, however many claims need it
         model = services.chat_model(policy.provider, policy.strictness, model=policy.model)
-        verdict, call_usage = ask_critic(claim, hits, model, policy.provider)
-        usage = add_usage(usage, call_usage) if call_usage else usage
-        verdicts.append(verdict)
+        for position, (verdict, call_usage) in zip(
+            for_critic, ask_critic_parallel(list(for_critic.values()), model, policy.provider), strict=True
+        ):
+            verdicts[position] = verdict
+            usage = add_usage(usage, call_usage) if call_usage else usage
+    verdicts_in_order = [verdicts[position] for position in range(len(claims))]
     kept = answer
-    for verdict in verdicts:
+    for verdict in verdicts_in_order:
         if verdict.verdict == "unsupported":
             kept = kept.replace(verdict.claim, "", 1)
-    remaining = [v for v in verdicts if v.verdict != "unsupported"]
-    update: dict[str, Any] = {"claims": verdicts, "confidence": answer_confidence(remaining), "verified": True}
+    remaining = [v for v in verdicts_in_order if v.verdict != "unsupported"]
+    update: dict[str, Any] = {"claims": verdicts_in_order, "confidence": answer_confidence(remaining), "verified": True}
     if usage is not None:
         update["token_usage"] = {"critique_answer": usage}
     if kept != answer:  # unsupported claims leave the answer; the original stays in the record as draft
@@ -133,37 +139,60 @@ def ask_critic(
     claim: str, hits: Sequence[Hit], model: BaseChatModel | None, provider: ProviderName
 ) -> tuple[ClaimVerdict, NodeUsage | None]:
     """The LLM critic's verdict on one claim against its cited hits; "unconfirmed" without a model or answer."""
-    ids = tuple(cited_ids(claim))
-    unconfirmed = ClaimVerdict(
+    return ask_critic_parallel([(claim, hits)], model, provider)[0]
+
+
+def ask_critic_parallel(
+    claims: Sequence[tuple[str, Sequence[Hit]]], model: BaseChatModel | None, provider: ProviderName
+) -> list[tuple[ClaimVerdict, NodeUsage | None]]:
+    """``ask_critic`` for several claims at once: the calls run concurrently (``.batch``), results keep order."""
+    if model is None:
+        return [(_unconfirmed(claim), None) for claim, _ in claims]
+    critic = model.with_structured_output(ClaimCheck, include_raw=True)
+    prompts: list[LanguageModelInput] = [
+        [
+            SystemMessage(CRITIC_SYSTEM_PROMPT),
+            HumanMessage(CRITIC_USER_PROMPT.format(claim=claim, evidence=_evidence(hits))),
+        ]
+        for claim, hits in claims
+    ]
+    config: RunnableConfig = {"max_concurrency": MAX_PARALLEL_CRITIC_CALLS}
+    results = critic.batch(prompts, config, return_exceptions=True)
+    return [_verdict(claim, result, provider) for (claim, _), result in zip(claims, results, strict=True)]
+
+
+def _evidence(hits: Sequence[Hit]) -> str:
+    return "\n\n".join(f"[{h.entry_id}] {evidence_text(h)}" for h in hits) or "(keine)"
+
+
+def _unconfirmed(claim: str) -> ClaimVerdict:
+    return ClaimVerdict(
         claim=claim,
-        cited_ids=ids,
+        cited_ids=tuple(cited_ids(claim)),
         verdict="unconfirmed",
         confidence=UNCONFIRMED_SCORE,
         method="none",
         reason="Deterministisch nicht bestätigt; kein LLM-Kritiker verfügbar.",
     )
-    if model is None:
-        return unconfirmed, None
-    evidence = "\n\n".join(f"[{h.entry_id}] {evidence_text(h)}" for h in hits) or "(keine)"
-    messages = [
-        SystemMessage(CRITIC_SYSTEM_PROMPT),
-        HumanMessage(CRITIC_USER_PROMPT.format(claim=claim, evidence=evidence)),
-    ]
-    try:
-        with provider_errors(provider):
-            result = model.with_structured_output(ClaimCheck, include_raw=True).invoke(messages)
-    except (ProviderError, ValueError, ValidationError) as exc:
-        log.warning("critic failed; claim stays unconfirmed: %s", exc)
-        return unconfirmed, None
+
+
+def _verdict(claim: str, result: object, provider: ProviderName) -> tuple[ClaimVerdict, NodeUsage | None]:
+    """One batch result as a verdict; a failed call leaves its claim unconfirmed, anything unexpected is raised."""
+    if isinstance(result, BaseException):
+        failure = classify_provider_error(provider, result) or result
+        if not isinstance(failure, ProviderError | ValueError | ValidationError):
+            raise result
+        log.warning("critic failed; claim stays unconfirmed: %s", failure)
+        return _unconfirmed(claim), None
     assert isinstance(result, dict)
     raw = result.get("raw")
     usage = usage_of(raw) if isinstance(raw, AIMessage) else None
     check = result.get("parsed")
     if not isinstance(check, ClaimCheck):
-        return unconfirmed, usage
+        return _unconfirmed(claim), usage
     return ClaimVerdict(
         claim=claim,
-        cited_ids=ids,
+        cited_ids=tuple(cited_ids(claim)),
         verdict=check.verdict,
         confidence=check.confidence,
         method="llm",

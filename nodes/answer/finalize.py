@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from nodes.answer.prompts import SOFT_HINT
+from nodes.answer.review import StoredReview
 from nodes.answer.services import AnswerServices
 from nodes.answer.state import AnswerState, SourceRecord
 from nodes.shared.citations import cited_ids
@@ -38,7 +39,7 @@ OUTPUT_KEYS = (
 
 
 def finalize_answer(state: AnswerState, *, services: AnswerServices) -> dict[str, Any]:
-    latency_ms = round((time.perf_counter() - state["started_at"]) * 1000)
+    latency_ms = round((time.time() - state["started_at"]) * 1000)
     if state.get("error"):
         output: dict[str, Any] = {
             "answer": state["error"],
@@ -112,4 +113,12 @@ def _record(values: dict[str, Any]) -> dict[str, Any]:
     if "policy" in values:
         record["bot_id"] = values["policy"].bot_id
         record["kb_id"] = values["policy"].kb_id
+    if "review_request" in values:
+        record["review"] = StoredReview(
+            request=values["review_request"],
+            question_for_model=values["question_for_model"],
+            context_blocks=values["context_blocks"],
+            conflicts=values["conflicts"],
+            policy=values["policy"],
+        ).model_dump(mode="json")
     return record

@@ -18,7 +18,7 @@ from stores.sql.bots import Bot, BotNotFound
 
 def resolve_policy(state: AnswerState, runtime: Runtime[AnswerContext], *, services: AnswerServices) -> dict[str, Any]:
     """The context's strictness wins over the bot's; a missing bot or KB becomes an error output."""
-    started_at = time.perf_counter()
+    started_at = time.time()  # wall clock: a run resumed in another worker measures from the same origin
     ctx = context_of(runtime)
     bot: Bot | None = None
     if ctx.bot_id is not None:

@@ -1,56 +1,110 @@
-"""review_answer: answers below the confidence threshold go to a person, in the run or in the review bucket."""
+"""review_answer: answers below the confidence threshold go to a person, in the run or in the review bucket.
+
+Both ways show the reviewer the same ``HumanInterrupt`` request. An edited answer is delivered only when the
+deterministic validator finds nothing; otherwise the reviewer is asked again with the violations listed.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from langgraph.runtime import Runtime
-from langgraph.types import interrupt
 from pydantic import BaseModel
 
 from nodes.answer.context import AnswerContext
 from nodes.answer.runtime import context_of
-from nodes.answer.state import AnswerState
+from nodes.answer.state import AnswerState, ResolvedPolicy
 from nodes.answer.validate import find_violations
+from nodes.shared.review import (
+    HumanInterrupt,
+    Refused,
+    ReviewerDecision,
+    decide,
+    markdown_section,
+    problems_section,
+    quoted,
+    review_request,
+)
+from stores.kb.models import Hit, KBConflict
+
+REVIEW_ACTION = "Antwort freigeben"
+SNIPPET_CHARS = 400
 
 
-class ReviewDecision(BaseModel):
-    """What a reviewer sends back through ``Command(resume=...)``."""
+class StoredReview(BaseModel):
+    """A bucket item's review material, stored with its answer record: the request and the validator's inputs."""
 
-    action: Literal["approve", "edit", "reject"]
-    answer: str | None = None
-    reviewer: str | None = None
+    request: dict[str, Any]
+    question_for_model: str
+    context_blocks: list[Hit]
+    conflicts: list[KBConflict]
+    policy: ResolvedPolicy
+
+    def violations(self, edited: str) -> list[str]:
+        """The deterministic validator's verdict on an edited answer; empty when it may be delivered."""
+        return find_violations(edited, self.question_for_model, self.context_blocks, self.conflicts, self.policy)
+
+
+def answer_review_request(state: AnswerState, threshold: float, problems: list[str]) -> HumanInterrupt:
+    """The request shown to the reviewer: question, draft, claims with their cited sources, reason for review."""
+    draft = state["answer"] or state.get("draft") or ""
+    blocks = {hit.entry_id: hit for hit in state["context_blocks"]}
+    claims = state.get("claims", [])
+    claim_lines = []
+    for claim in claims:
+        claim_lines.append(f"- „{claim.claim}“ — **{claim.verdict}** ({claim.confidence:.2f}) {claim.reason}".rstrip())
+        for entry_id in claim.cited_ids:
+            hit = blocks.get(entry_id)
+            source = f"{hit.title} · {hit.section} · Stand {hit.stand}" if hit else "nicht im Kontext"
+            claim_lines.append(f"  - [{entry_id}] {source}")
+    sources = [
+        f"- **[{hit.entry_id}]** {hit.title} · {hit.section} · Stand {hit.stand} · {hit.work}\n\n"
+        + quoted(hit.text[:SNIPPET_CHARS])
+        for hit in state["context_blocks"]
+    ]
+    reason = f"Konfidenz {state['confidence']:.2f} liegt unter der Schwelle {threshold:.2f}."
+    description = "\n".join(
+        [
+            markdown_section("Frage", state["question_for_model"]),
+            markdown_section("Entwurf", quoted(draft)),
+            markdown_section("Aussagen und Belege", "\n".join(claim_lines)),
+            markdown_section("Quellen", "\n\n".join(sources)),
+            markdown_section("Grund der Prüfung", reason),
+            *problems_section(problems),
+        ]
+    )
+    args = {
+        "question": state["question_for_model"],
+        "answer": draft,
+        "confidence": state["confidence"],
+        "reason": reason,
+        "claims": [claim.model_dump(mode="json") for claim in claims],
+        "sources": [hit.entry_id for hit in state["context_blocks"]],
+        "violations": problems,
+    }
+    return review_request(REVIEW_ACTION, args, description)
 
 
 def review_answer(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[str, Any]:
+    ctx = context_of(runtime)
     policy = state["policy"]
-    withheld = {"draft": state["answer"] or state.get("draft"), "answer": policy.uncertain_message, "refused": True}
-    if context_of(runtime).review_mode == "bucket":
-        return {**withheld, "bucket": "human_review"}
-    decision = ReviewDecision.model_validate(
-        interrupt(
-            {
-                "question": state["question"],
-                "answer": state["answer"],
-                "confidence": state["confidence"],
-                "claims": [c.model_dump() for c in state.get("claims", [])],
-                "allowed_ids": [h.entry_id for h in state["context_blocks"]],
-            }
-        )
-    )
-    if decision.action == "approve":
-        return {"bucket": "delivered", "review_decision": "approved", "confidence": 1.0}
-    if decision.action == "edit" and decision.answer:
+    draft = state["answer"] or state.get("draft")
+    withheld = {"draft": draft, "answer": policy.uncertain_message, "refused": True}
+    if ctx.review == "bucket":
+        request = answer_review_request(state, ctx.confidence_threshold, [])
+        return {**withheld, "bucket": "human_review", "review_request": request}
+
+    def carry_out(decision: ReviewerDecision) -> dict[str, Any]:
+        if decision.action == "approve":
+            return {"bucket": "delivered", "review_decision": "approved", "confidence": 1.0}
+        if decision.action == "reject":
+            return {**withheld, "bucket": "refused", "review_decision": "rejected"}
+        edited = str(decision.changes.get("answer", ""))
         problems = find_violations(
-            decision.answer, state["question_for_model"], state["context_blocks"], state["conflicts"], policy
+            edited, state["question_for_model"], state["context_blocks"], state["conflicts"], policy
         )
-        if not problems:
-            return {
-                "answer": decision.answer,
-                "draft": state["answer"],
-                "bucket": "delivered",
-                "review_decision": "edited",
-                "confidence": 1.0,
-            }
-        return {**withheld, "bucket": "refused", "review_decision": "edit_rejected", "violations": problems}
-    return {**withheld, "bucket": "refused", "review_decision": "rejected"}
+        if problems:
+            raise Refused(problems)
+        return {"answer": edited, "draft": draft, "bucket": "delivered", "review_decision": "edited", "confidence": 1.0}
+
+    return decide(lambda problems: answer_review_request(state, ctx.confidence_threshold, problems), carry_out)

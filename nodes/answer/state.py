@@ -7,6 +7,7 @@ from pydantic import BaseModel, ConfigDict
 from typing_extensions import TypedDict
 
 from nodes.settings import ProviderName
+from nodes.shared.review import HumanInterrupt
 from nodes.shared.strictness import GuardrailCategory, LowScoreAction, StrictnessConfig
 from stores.brand.models import Guardrails
 from stores.kb.models import Hit, KBConflict
@@ -128,6 +129,7 @@ class AnswerState(AnswerInput, AnswerOutput, total=False):
     conflicts: list[KBConflict]
     notes: Annotated[list[BlockNote], operator.add]
     claims: list[ClaimVerdict]
+    review_request: HumanInterrupt
 
 
 class BlockGroupTask(TypedDict):

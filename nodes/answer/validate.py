@@ -10,7 +10,7 @@ import regex
 from nodes.answer.blocks import evidence_text
 from nodes.answer.prompts import BRAND_RULE_BROKEN, BRAND_RULE_UNCHECKED
 from nodes.answer.state import AnswerState, ResolvedPolicy
-from nodes.scorecard.boundaries import find_boundary_violations
+from nodes.shared.brand.boundaries import find_boundary_violations
 from nodes.shared.citations import cited_ids, numbers_in, unsupported_numbers, without_citations
 from nodes.shared.text import split_sentences
 from stores.brand.models import Guardrails

@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 from nodes.scan.context import ScanContext, context_of
 from nodes.scan.services import ScanServices
 from nodes.scan.state import Chunk, DocumentInfo, ScanState, Segment
-from stores.scan.documents import DocumentStore, PageText
+from stores.scan.documents import PageText
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+")
@@ -79,9 +79,8 @@ def split_into_chunks(pages: list[PageText], max_chars: int) -> list[Chunk]:
 
 def chunk_pages(state: ScanState, runtime: Runtime[ScanContext], *, services: ScanServices) -> dict[str, Any]:
     ctx = context_of(runtime)
-    documents = DocumentStore(services.database)
-    stored = documents.get(state["document_id"])
-    pages = documents.pages(stored.id)
+    stored = services.documents.get(state["document_id"])
+    pages = services.documents.pages(stored.id)
     document = DocumentInfo(
         id=stored.id,
         file_name=stored.file_name,

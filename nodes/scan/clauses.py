@@ -1,4 +1,4 @@
-"""Step 2 (closed world): per chunk the top-5 ACTIVE requirements of the chosen catalogue version."""
+"""Step 2 (closed world): the catalogue version, then per chunk the top-5 ACTIVE requirements of it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from typing import Any
 from nodes.scan.context import CLAUSES_PER_CHUNK
 from nodes.scan.services import ScanServices
 from nodes.scan.state import CatalogInfo, Clause, ScanState
-from stores.scan.catalog import CatalogStore
 
 
 class EmptyCatalog(ValueError):
@@ -15,15 +14,25 @@ class EmptyCatalog(ValueError):
         super().__init__(f"Katalogversion {version_id} hat keine aktiven Anforderungen; es gibt nichts zu prüfen.")
 
 
-def retrieve_clauses(state: ScanState, *, services: ScanServices) -> dict[str, Any]:
-    catalogs = CatalogStore(services.database)
+def prepare_catalog(state: ScanState, *, services: ScanServices) -> dict[str, Any]:
+    """Resolve the catalogue version and make sure its clause index is current, before any chunk is searched.
+
+    The index is rebuilt here, not during retrieval, on the first scan after a Qdrant wipe or an embedder change.
+    """
+    catalogs = services.catalogs
     requested = state.get("catalog_version_id")
     version = catalogs.get_version(requested) if requested is not None else catalogs.latest_version()
-    requirements = catalogs.requirements(version.id, active_only=True)
-    if not requirements:
+    active = catalogs.requirements(version.id, active_only=True)
+    if not active:
         raise EmptyCatalog(version.id)
-    if not services.clauses.is_current(version.id):  # first scan after a Qdrant wipe or an embedder change
+    if not services.clauses.is_current(version.id):
         services.clauses.index_version(version, catalogs.requirements(version.id))
+    return {"catalog": CatalogInfo(id=version.id, name=version.name, active_requirements=len(active))}
+
+
+def retrieve_clauses(state: ScanState, *, services: ScanServices) -> dict[str, Any]:
+    """Read-only: search the prepared index once per chunk."""
+    catalog = state["catalog"]
     by_id = {
         requirement.id: Clause(
             requirement_id=requirement.id,
@@ -32,15 +41,14 @@ def retrieve_clauses(state: ScanState, *, services: ScanServices) -> dict[str, A
             title=requirement.title,
             requirement_text=requirement.requirement_text,
         )
-        for requirement in requirements
+        for requirement in services.catalogs.requirements(catalog.id, active_only=True)
     }
     clauses = {
         chunk.chunk_id: [
             by_id[found]
-            for found in services.clauses.search(version.id, chunk.text, limit=CLAUSES_PER_CHUNK)
+            for found in services.clauses.search(catalog.id, chunk.text, limit=CLAUSES_PER_CHUNK)
             if found in by_id
         ]
         for chunk in state["chunks"]
     }
-    catalog = CatalogInfo(id=version.id, name=version.name, active_requirements=len(requirements))
-    return {"catalog": catalog, "clauses": clauses}
+    return {"clauses": clauses}

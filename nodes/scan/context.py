@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from langgraph.runtime import Runtime
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, ConfigDict, Field
+
+from nodes.shared.review import ReviewMode, review_field
+
+if TYPE_CHECKING:
+    from langgraph.runtime import Runtime
 
 CONFIDENCE_THRESHOLD = 0.70
 CLAUSES_PER_CHUNK = 5
@@ -16,7 +22,7 @@ class ScanContext(BaseModel):
         CONFIDENCE_THRESHOLD, ge=0.0, le=1.0, description="Findings below it go to the human-review bucket."
     )
     chunk_chars: int = Field(1000, ge=300, le=8000, description="Longest chunk sent to the model, in characters.")
-    human_review: bool = Field(False, description="Pause for a reviewer (interrupt) when the bucket is not empty.")
+    review: ReviewMode = review_field()
 
 
 def context_of(runtime: Runtime[ScanContext]) -> ScanContext:

@@ -14,7 +14,7 @@ from nodes.scan.services import ScanServices
 from nodes.scan.state import Chunk, ChunkTask, Clause, FindingDraft, NotAssessed, RejectedQuote, ScanState
 from nodes.scan.structured import ask_structured
 from stores.scan.audit import Severity
-from stores.scan.findings import REJECTION_REASONS, FindingStore, QuoteCandidate
+from stores.scan.findings import REJECTION_REASONS, QuoteCandidate
 from stores.scan.whitespace import canonical_whitespace
 
 logger = logging.getLogger(__name__)
@@ -123,7 +123,7 @@ def _distinct(drafts: list[FindingDraft]) -> list[FindingDraft]:
 def verify_quotes(state: ScanState, *, services: ScanServices) -> dict[str, Any]:
     """The database judges every quote (trigger, rolled back); rejected findings are logged and counted."""
     drafts = _distinct(state.get("drafts", []))
-    verdicts = FindingStore(services.database).check_quotes(
+    verdicts = services.findings.check_quotes(
         document_id=state["document"].id,
         catalog_version_id=state["catalog"].id,
         candidates=[

@@ -55,11 +55,6 @@ Zitat (Seite {page_number}): "{exact_quote}"
 Schwere laut Prüfer: {severity}
 Befund: {finding_text}"""
 
-REVIEW_QUESTION = (
-    "Diese Befunde liegen unter der Konfidenzschwelle. Bitte je Befund-ID entscheiden: "
-    "MAJOR, MINOR oder HINT (übernehmen) oder DISMISS (verwerfen); nicht genannte bleiben offen."
-)
-
 PROMPT_VERSION = (
     "scan-"
     + hashlib.sha256(

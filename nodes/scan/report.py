@@ -11,7 +11,6 @@ from nodes.scan.context import ScanContext, context_of
 from nodes.scan.services import ScanServices
 from nodes.scan.state import SEVERITY_ORDER, ReportCounts, ReportedFinding, ScanReport, ScanState
 from stores.scan.audit import AUDIT_ALGORITHM, Severity
-from stores.scan.catalog import CatalogStore
 
 SEVERITY_TITLES: dict[str, str] = {
     "MAJOR": "Schwerwiegend (MAJOR)",
@@ -25,7 +24,7 @@ def write_report(state: ScanState, runtime: Runtime[ScanContext], *, services: S
     ctx = context_of(runtime)
     audit = state["audit"]
     catalog = state["catalog"]
-    clauses = {r.stable_id: r for r in CatalogStore(services.database).requirements(catalog.id)}
+    clauses = {r.stable_id: r for r in services.catalogs.requirements(catalog.id)}
     notes = {
         (f.draft.clause.stable_id, f.draft.page_number, f.draft.exact_quote): f.critic_note
         for f in state.get("routed", [])

@@ -1,6 +1,6 @@
-"""What the scan nodes need from outside: the SQL database, the clause index and two chat models.
+"""What the scan nodes need from outside: documents, catalogue, clause index, finding store and two chat models.
 
-Nodes depend on this protocol only; graphs bind the process-wide stores (or test doubles) to it.
+Nodes depend on these protocols only; graphs bind the process-wide stores (graphs/resources.py) or test doubles.
 """
 
 from __future__ import annotations
@@ -10,7 +10,11 @@ from typing import Protocol
 
 from langchain_core.language_models import BaseChatModel
 
+from stores.scan.audit import AuditHeader, AuditRecord
+from stores.scan.catalog import CatalogStore, CatalogVersion, Requirement
 from stores.scan.clause_index import ClauseIndex
+from stores.scan.documents import DocumentStore, PageText, StoredDocument
+from stores.scan.findings import FindingRecord, FindingStore, QuoteCandidate
 from stores.sql.engine import Database
 
 SCAN_STRICTNESS_LEVEL = 1  # the most literal decoding: low temperature, fixed seed
@@ -27,12 +31,55 @@ class NoScanModel(RuntimeError):
         )
 
 
+class DocumentSource(Protocol):
+    def get(self, document_id: str) -> StoredDocument: ...
+
+    def pages(self, document_id: str) -> list[PageText]: ...
+
+
+class CatalogSource(Protocol):
+    def get_version(self, version_id: int) -> CatalogVersion: ...
+
+    def latest_version(self) -> CatalogVersion: ...
+
+    def requirements(self, version_id: int, *, active_only: bool = False) -> list[Requirement]: ...
+
+
+class ClauseLookup(Protocol):
+    def is_current(self, version_id: int) -> bool: ...
+
+    def index_version(self, version: CatalogVersion, requirements: list[Requirement]) -> None: ...
+
+    def search(self, version_id: int, text: str, *, limit: int) -> list[int]: ...
+
+
+class FindingSink(Protocol):
+    def check_quotes(
+        self, *, document_id: str, catalog_version_id: int, candidates: list[QuoteCandidate]
+    ) -> list[str | None]: ...
+
+    def save_scan(
+        self,
+        header: AuditHeader,
+        *,
+        document_id: str,
+        confidence_threshold: float,
+        findings: list[FindingRecord],
+    ) -> AuditRecord: ...
+
+
 class ScanServices(Protocol):
     @property
-    def database(self) -> Database: ...
+    def documents(self) -> DocumentSource: ...
 
     @property
-    def clauses(self) -> ClauseIndex: ...
+    def catalogs(self) -> CatalogSource: ...
+
+    @property
+    def clauses(self) -> ClauseLookup: ...
+
+    @property
+    def findings(self) -> FindingSink: ...
 
     @property
     def provider(self) -> str: ...
@@ -50,11 +97,34 @@ class ScanServices(Protocol):
 class StaticScanServices:
     """ScanServices from explicit parts (tests, evals, benchmarks)."""
 
-    database: Database
-    clauses: ClauseIndex
+    documents: DocumentSource
+    catalogs: CatalogSource
+    clauses: ClauseLookup
+    findings: FindingSink
     finding_model: BaseChatModel
     critic_model: BaseChatModel
     provider: str = "scripted"
+
+    @classmethod
+    def on_database(
+        cls,
+        database: Database,
+        clauses: ClauseIndex,
+        *,
+        finding_model: BaseChatModel,
+        critic_model: BaseChatModel,
+        provider: str = "scripted",
+    ) -> StaticScanServices:
+        """The SQL stores on one database, the given clause index and models."""
+        return cls(
+            documents=DocumentStore(database),
+            catalogs=CatalogStore(database),
+            clauses=clauses,
+            findings=FindingStore(database),
+            finding_model=finding_model,
+            critic_model=critic_model,
+            provider=provider,
+        )
 
 
 def require_model(model: BaseChatModel | None) -> BaseChatModel:

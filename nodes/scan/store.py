@@ -11,7 +11,7 @@ from nodes.scan.prompts import PROMPT_VERSION
 from nodes.scan.services import ScanServices
 from nodes.scan.state import SEVERITY_ORDER, RoutedFinding, ScanState
 from stores.scan.audit import AuditHeader
-from stores.scan.findings import FindingRecord, FindingStore
+from stores.scan.findings import FindingRecord
 
 _RANK: dict[str, int] = {str(severity): rank for severity, rank in SEVERITY_ORDER.items()} | {"UNCERTAIN": 3}
 
@@ -56,7 +56,7 @@ def store_findings(state: ScanState, runtime: Runtime[ScanContext], *, services:
         )
         for finding in report_order(state.get("routed", []))
     ]
-    audit = FindingStore(services.database).save_scan(
+    audit = services.findings.save_scan(
         header, document_id=state["document"].id, confidence_threshold=ctx.confidence_threshold, findings=records
     )
     return {"audit": audit}

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from nodes.scorecard.results import CRITERIA, CriterionId
+from nodes.scorecard.results import CRITERIA
 from nodes.settings import ProviderName
+from nodes.shared.brand.reasons import CriterionId
+from nodes.shared.review import ReviewMode, review_field
 
 
 class Thresholds(BaseModel):
@@ -43,3 +45,4 @@ class ScorecardContext(BaseModel):
     model: str | None = Field(None, description="Modellname der Richter; leer: Einstellungen.")
     use_embeddings: bool = Field(True, description="Embedding-Vergleiche (K1, K4) nutzen, falls ein Embedder da ist.")
     thresholds: Thresholds = Thresholds()
+    review: ReviewMode = review_field()

@@ -13,9 +13,10 @@ from langgraph.types import Send
 
 from nodes.scorecard.context import ScorecardContext
 from nodes.scorecard.maturity import assess_dna_maturity
-from nodes.scorecard.results import CRITERIA, CriterionId
+from nodes.scorecard.results import CRITERIA
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
+from nodes.shared.brand.reasons import CriterionId
 
 CRITERION_NODES: dict[CriterionId, str] = {
     "K1": "check_identity",

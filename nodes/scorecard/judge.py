@@ -10,10 +10,11 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, ConfigDict
 
 from nodes.scorecard.context import ScorecardContext
-from nodes.scorecard.results import CriterionId, Method, Reason
+from nodes.scorecard.results import Method
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.verdicts import not_assessed_reason
 from nodes.settings import ProviderName
+from nodes.shared.brand.reasons import CriterionId, Reason
 from nodes.shared.llm import provider_errors
 from nodes.shared.strictness import get_strictness_config
 

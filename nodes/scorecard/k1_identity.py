@@ -9,16 +9,17 @@ import numpy as np
 from langgraph.runtime import Runtime
 
 from nodes.scorecard.context import ScorecardContext
-from nodes.scorecard.evidence import evidence_for, locate_passage
 from nodes.scorecard.judge import consult_judge
 from nodes.scorecard.judgements import IdentityJudgement
 from nodes.scorecard.prompts import IDENTITY_SYSTEM, IDENTITY_USER
-from nodes.scorecard.results import CriterionResult, Method, Reason, ReasonTemplate, Verdict
-from nodes.scorecard.sentences import Sentence, split_sentences
+from nodes.scorecard.results import CriterionResult, Method, ReasonTemplate, Verdict
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.vectors import dna_passage_vectors, similarities
 from nodes.scorecard.verdicts import elapsed_ms
+from nodes.shared.brand.evidence import evidence_for, locate_passage
+from nodes.shared.brand.reasons import Reason
+from nodes.shared.brand.sentences import Sentence, split_sentences
 from stores.brand.models import BrandDNA
 from stores.vector.embedders import Embedder
 

@@ -9,17 +9,18 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from nodes.scorecard.context import ScorecardContext
-from nodes.scorecard.evidence import evidence_for, locate_passage
 from nodes.scorecard.judge import consult_judge
 from nodes.scorecard.judgements import PositioningJudgement
 from nodes.scorecard.prompts import POSITIONING_SYSTEM, POSITIONING_USER
-from nodes.scorecard.results import CriterionResult, Method, Reason, ReasonTemplate, Verdict
-from nodes.scorecard.sentences import Sentence, split_sentences
+from nodes.scorecard.results import CriterionResult, Method, ReasonTemplate, Verdict
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
-from nodes.scorecard.terms import TermEntry, TermMatcher
 from nodes.scorecard.verdicts import elapsed_ms, worse
-from nodes.scorecard.vocabulary import COMPARISON_MARKERS, LEVELING_PHRASES, REASON_MARKERS
+from nodes.shared.brand.evidence import evidence_for, locate_passage
+from nodes.shared.brand.reasons import Reason
+from nodes.shared.brand.sentences import Sentence, split_sentences
+from nodes.shared.brand.terms import TermEntry, TermMatcher
+from nodes.shared.brand.vocabulary import COMPARISON_MARKERS, LEVELING_PHRASES, REASON_MARKERS
 
 RULE_TEXT = "Der Text stärkt die Abgrenzung der Marke, statt sie zu nivellieren"
 LEVELING = ReasonTemplate("POS-001", RULE_TEXT, "K2", "Sagen, für wen und wofür die Marke da ist – und für wen nicht.")

@@ -9,16 +9,17 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from nodes.scorecard.context import ScorecardContext
-from nodes.scorecard.evidence import locate_passage
 from nodes.scorecard.judge import consult_judge
 from nodes.scorecard.judgements import ToneJudgement
 from nodes.scorecard.prompts import TONE_SYSTEM, TONE_USER
-from nodes.scorecard.results import CriterionResult, Reason, ReasonTemplate, Verdict
-from nodes.scorecard.sentences import split_sentences
+from nodes.scorecard.results import CriterionResult, ReasonTemplate, Verdict
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.tone import measure_tone
 from nodes.scorecard.verdicts import band, elapsed_ms, worse
+from nodes.shared.brand.evidence import locate_passage
+from nodes.shared.brand.reasons import Reason
+from nodes.shared.brand.sentences import split_sentences
 from stores.brand.models import ToneRule
 
 JUDGED_TONE = ReasonTemplate("TONE-LLM-001", "Ton-Regeln der Marke (LLM-Richter)", "K3")

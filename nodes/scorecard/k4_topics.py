@@ -15,14 +15,15 @@ import numpy as np
 from langgraph.runtime import Runtime
 
 from nodes.scorecard.context import ScorecardContext
-from nodes.scorecard.evidence import evidence_for
-from nodes.scorecard.results import CriterionResult, Method, Reason, ReasonTemplate, Verdict
-from nodes.scorecard.sentences import split_sentences
+from nodes.scorecard.results import CriterionResult, Method, ReasonTemplate, Verdict
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
-from nodes.scorecard.terms import TermEntry, TermHit, TermMatcher
 from nodes.scorecard.vectors import dna_passage_vectors, similarities
 from nodes.scorecard.verdicts import elapsed_ms
+from nodes.shared.brand.evidence import evidence_for
+from nodes.shared.brand.reasons import Reason
+from nodes.shared.brand.sentences import split_sentences
+from nodes.shared.brand.terms import TermEntry, TermHit, TermMatcher
 from stores.brand.models import Topic, TopicCorridor
 from stores.vector.embedders import Embedder
 

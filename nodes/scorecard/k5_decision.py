@@ -9,17 +9,18 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from nodes.scorecard.context import ScorecardContext
-from nodes.scorecard.evidence import evidence_for, locate_passage
 from nodes.scorecard.judge import consult_judge
 from nodes.scorecard.judgements import DecisionJudgement
 from nodes.scorecard.prompts import DECISION_SYSTEM, DECISION_USER
-from nodes.scorecard.results import CriterionResult, Reason, ReasonTemplate, Verdict
-from nodes.scorecard.sentences import Sentence, count_words, split_sentences
+from nodes.scorecard.results import CriterionResult, ReasonTemplate, Verdict
 from nodes.scorecard.services import ScorecardServices
 from nodes.scorecard.state import ScorecardState
-from nodes.scorecard.terms import TermEntry, TermMatcher
 from nodes.scorecard.verdicts import band, elapsed_ms, worse
-from nodes.scorecard.vocabulary import HEDGE_FORMS, HEDGE_LEMMAS
+from nodes.shared.brand.evidence import evidence_for, locate_passage
+from nodes.shared.brand.reasons import Reason
+from nodes.shared.brand.sentences import Sentence, count_words, split_sentences
+from nodes.shared.brand.terms import TermEntry, TermMatcher
+from nodes.shared.brand.vocabulary import HEDGE_FORMS, HEDGE_LEMMAS
 
 HEDGING = ReasonTemplate(
     "DEC-001",

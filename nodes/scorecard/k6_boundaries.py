@@ -7,11 +7,12 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from nodes.scorecard.boundaries import compile_guardrails, find_boundary_violations
 from nodes.scorecard.context import ScorecardContext
-from nodes.scorecard.results import CriterionResult, Reason, Verdict
+from nodes.scorecard.results import CriterionResult, Verdict
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.verdicts import elapsed_ms
+from nodes.shared.brand.boundaries import compile_guardrails, find_boundary_violations
+from nodes.shared.brand.reasons import Reason
 
 
 def check_boundaries(state: ScorecardState, runtime: Runtime[ScorecardContext]) -> dict[str, Any]:

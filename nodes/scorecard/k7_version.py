@@ -8,9 +8,10 @@ from typing import Any, NamedTuple
 from langgraph.runtime import Runtime
 
 from nodes.scorecard.context import ScorecardContext
-from nodes.scorecard.results import CriterionResult, Reason, Verdict
+from nodes.scorecard.results import CriterionResult, Verdict
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.verdicts import elapsed_ms
+from nodes.shared.brand.reasons import Reason
 from stores.brand.models import parse_semver
 from stores.brand.store import DnaVersionInfo
 

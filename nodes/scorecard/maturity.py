@@ -9,11 +9,12 @@ from functools import lru_cache
 
 import regex
 
-from nodes.scorecard.results import Block, BlockMaturity, DnaMaturity
+from nodes.scorecard.results import BlockMaturity, DnaMaturity
 from nodes.scorecard.ruleset_lint import lint_ruleset
-from nodes.scorecard.sentences import split_sentences
-from nodes.scorecard.terms import TermEntry, TermMatcher
-from nodes.scorecard.vocabulary import BENEFIT_PROMISES, MARKET_TERMS, SOFTENERS
+from nodes.shared.brand.reasons import Block
+from nodes.shared.brand.sentences import split_sentences
+from nodes.shared.brand.terms import TermEntry, TermMatcher
+from nodes.shared.brand.vocabulary import BENEFIT_PROMISES, MARKET_TERMS, SOFTENERS
 from stores.brand.models import BrandDNA, ToneRule
 
 STANDARD_REFS: dict[Block, str] = {

@@ -6,7 +6,8 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
-CriterionId = Literal["K1", "K2", "K3", "K4", "K5", "K6", "K7"]
+from nodes.shared.brand.reasons import Block, CriterionId, Evidence, Reason
+
 CRITERIA: tuple[CriterionId, ...] = ("K1", "K2", "K3", "K4", "K5", "K6", "K7")
 CRITERION_NAMES: dict[CriterionId, str] = {
     "K1": "Identitätskern-Kohärenz",
@@ -23,28 +24,10 @@ VERDICT_SYMBOLS: dict[Verdict, str] = {"pass": "✔", "warn": "⚠", "fail": "�
 Status = Literal["PASS", "REVISE", "FAIL", "INSUFFICIENT_INFORMATION"]
 Method = Literal["rules", "embedding", "llm"]
 ContentType = Literal["linkedin_post", "website", "offer", "other"]
-Block = Literal["identity_core", "positioning_logic", "tone_rules", "topic_corridor", "guardrails"]
 
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True)
-
-
-class Evidence(_Frozen):
-    quote: str
-    start: int = Field(description="Zeichenposition im Text (inklusive).")
-    end: int = Field(description="Zeichenposition im Text (exklusive).")
-    sentence_index: int = Field(description="Satz im Text, ab 0 gezählt.")
-
-
-class Reason(_Frozen):
-    rule_id: str
-    rule_text: str
-    criterion: CriterionId
-    explanation: str
-    evidence: Evidence | None = None
-    fix_suggestion: str | None = None
-    block_ref: Block | None = Field(None, description="Bei LOW-DNA-MATURITY: der DNA-Baustein, der nachzuschärfen ist.")
 
 
 class ReasonTemplate(NamedTuple):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from nodes.scorecard.boundaries import BoundaryMatcher, compile_guardrails
+from nodes.shared.brand.boundaries import BoundaryMatcher, compile_guardrails
 from stores.brand.models import BrandDNA, Guardrails, compile_pattern
 
 _UNBOUNDED = ("+", "*")

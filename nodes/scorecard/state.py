@@ -8,7 +8,8 @@ from typing import Annotated, NotRequired
 from typing_extensions import TypedDict
 
 from nodes.scorecard.judge import LlmCall
-from nodes.scorecard.results import ContentType, CriterionId, CriterionResult, DnaMaturity, Validation
+from nodes.scorecard.results import ContentType, CriterionResult, DnaMaturity, Validation
+from nodes.shared.brand.reasons import CriterionId
 from stores.brand.models import BrandDNA
 from stores.brand.store import DnaVersionInfo
 

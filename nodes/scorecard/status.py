@@ -12,18 +12,16 @@ from nodes.scorecard.context import ScorecardContext, Thresholds
 from nodes.scorecard.results import (
     CRITERIA,
     VERDICT_POINTS,
-    Block,
     ContentContext,
-    CriterionId,
     CriterionResult,
     DnaMaturity,
-    Reason,
     Status,
     Validation,
     Verdict,
 )
 from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.verdicts import not_assessed_reason
+from nodes.shared.brand.reasons import Block, CriterionId, Reason
 
 PASS_FROM = 6.0
 REVISE_FROM = 4.0

@@ -15,12 +15,13 @@ import regex
 import simplemma
 from pydantic import BaseModel, ConfigDict
 
-from nodes.scorecard.evidence import evidence_for
-from nodes.scorecard.quotes import QuotedSpans
-from nodes.scorecard.results import Reason, Verdict
-from nodes.scorecard.sentences import Sentence, count_words, split_sentences
-from nodes.scorecard.terms import TermEntry, TermMatcher
-from nodes.scorecard.vocabulary import FILLER_WORDS, HYPE_WORDS, IRREGULAR_SUPERLATIVES, WERDEN_FORMS
+from nodes.scorecard.results import Verdict
+from nodes.shared.brand.evidence import evidence_for
+from nodes.shared.brand.quotes import QuotedSpans
+from nodes.shared.brand.reasons import Reason
+from nodes.shared.brand.sentences import Sentence, count_words, split_sentences
+from nodes.shared.brand.terms import TermEntry, TermMatcher
+from nodes.shared.brand.vocabulary import FILLER_WORDS, HYPE_WORDS, IRREGULAR_SUPERLATIVES, WERDEN_FORMS
 from stores.brand.models import ToneRules
 
 _TOKEN = regex.compile(r"\w+")

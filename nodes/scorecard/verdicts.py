@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import time
 
-from nodes.scorecard.results import CriterionId, Reason, Verdict
+from nodes.scorecard.results import Verdict
+from nodes.shared.brand.reasons import CriterionId, Reason
 
 _ORDER: dict[Verdict, int] = {"fail": 0, "warn": 1, "pass": 2}
 

@@ -19,17 +19,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
-import ollama
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage
-from langchain_mistralai import ChatMistralAI
-from langchain_ollama import ChatOllama
 
 from nodes.settings import ModelSettings, ProviderName
 from nodes.shared.strictness import StrictnessConfig
+
+if TYPE_CHECKING:  # the chat-model classes load only when a model is created
+    from langchain_core.language_models import BaseChatModel
 
 MISTRAL_MAX_TEMPERATURE = 1.0  # ChatMistralAI's validator rejects more, although the API accepts 1.5
 
@@ -102,6 +100,8 @@ def classify_provider_error(provider: str, exc: BaseException) -> ProviderError 
 def _status_code(exc: BaseException) -> int | None:
     if isinstance(exc, httpx.HTTPStatusError):
         return exc.response.status_code
+    import ollama  # on use: only a failing call needs the client's exception type
+
     if isinstance(exc, ollama.ResponseError):
         return exc.status_code
     return None
@@ -119,27 +119,6 @@ def provider_errors(provider: str) -> Iterator[None]:
         raise typed from exc
 
 
-class ChatOllamaWithPenalties(ChatOllama):
-    """ChatOllama plus the two penalties Ollama accepts in ``options`` but langchain-ollama has no field for.
-
-    Passing ``options=`` would replace the whole field-built dict (temperature, num_ctx, seed …), so the
-    penalties are merged into it here instead.
-    """
-
-    frequency_penalty: float | None = None
-    presence_penalty: float | None = None
-
-    def _chat_params(self, messages: list[BaseMessage], stop: list[str] | None = None, **kwargs: Any) -> dict[str, Any]:
-        params = super()._chat_params(messages, stop, **kwargs)
-        options = dict(params.get("options") or {})
-        for name in ("frequency_penalty", "presence_penalty"):
-            value = getattr(self, name)
-            if value is not None:
-                options.setdefault(name, value)
-        params["options"] = options
-        return params
-
-
 def create_chat_model(
     provider: ProviderName,
     strictness: StrictnessConfig,
@@ -154,6 +133,8 @@ def create_chat_model(
     if provider == "extractive":
         return None
     if provider == "ollama":
+        from nodes.shared.ollama_penalties import ChatOllamaWithPenalties  # on use: the client costs a second
+
         return ChatOllamaWithPenalties(
             model=model_name,
             base_url=settings.resolved_ollama_base_url,
@@ -168,6 +149,8 @@ def create_chat_model(
         )
     if settings.mistral_api_key is None:
         raise ProviderRequestRejected("mistral", "MISTRAL_API_KEY ist nicht gesetzt")
+    from langchain_mistralai import ChatMistralAI
+
     extra: dict[str, Any] = {}
     if settings.mistral_base_url:
         extra["endpoint"] = settings.mistral_base_url

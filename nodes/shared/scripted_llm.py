@@ -6,6 +6,7 @@ It stands at the LLM boundary only. ``bind_tools`` works (it returns the model),
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -30,6 +31,7 @@ class ScriptedChatModel(GenericFakeChatModel):
     model_name: str = "scripted"
     repeat_last: bool = False
     _calls: list[list[BaseMessage]] = PrivateAttr(default_factory=list)
+    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)  # parallel calls take distinct steps
 
     @property
     def calls(self) -> list[list[BaseMessage]]:
@@ -45,8 +47,9 @@ class ScriptedChatModel(GenericFakeChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        index = len(self._calls)
-        self._calls.append(list(messages))
+        with self._lock:
+            index = len(self._calls)
+            self._calls.append(list(messages))
         if index >= len(self.script):
             if not (self.repeat_last and self.script):
                 raise ScriptExhausted(f"call {index + 1} but the script has {len(self.script)} steps")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import Connection, text
@@ -22,6 +23,11 @@ class DnaVersionInfo(BaseModel):
     dna_version: str
     change_kind: ChangeKind | None
     imported_at: datetime
+
+
+class SavedVersion(NamedTuple):
+    info: DnaVersionInfo
+    created: bool  # False: this version was already stored with the same content
 
 
 class BrandSummary(BaseModel):
@@ -62,35 +68,50 @@ class BrandStore:
     def __init__(self, database: Database) -> None:
         self._db = database
 
-    def save(self, dna: BrandDNA, *, source_name: str | None = None) -> DnaVersionInfo:
-        major, minor, patch = dna.version_key
+    def save(self, dna: BrandDNA, *, source_name: str | None = None) -> SavedVersion:
+        """Store a new version; the same version with the same content again is a no-op (idempotent import)."""
         try:
             with self._db.transaction() as connection:
-                latest = self._latest_version(connection, dna.brand_id)
-                if latest is not None:
-                    self._check_successor(dna, latest)
-                connection.execute(
-                    text(
-                        "INSERT INTO brand_dna_versions (brand_id, dna_version, version_major, version_minor,"
-                        " version_patch, change_kind, document, source_name)"
-                        " VALUES (:brand, :version, :major, :minor, :patch, :kind, :document, :source)"
-                    ),
-                    {
-                        "brand": dna.brand_id,
-                        "version": dna.dna_version,
-                        "major": major,
-                        "minor": minor,
-                        "patch": patch,
-                        "kind": dna.change_kind,
-                        "document": dna.model_dump_json(),
-                        "source": source_name,
-                    },
-                )
-        except IntegrityError as exc:
+                stored = connection.execute(
+                    text("SELECT document FROM brand_dna_versions WHERE brand_id = :brand AND dna_version = :version"),
+                    {"brand": dna.brand_id, "version": dna.dna_version},
+                ).scalar_one_or_none()
+                if stored is None:
+                    self._insert(connection, dna, source_name)
+                elif BrandDNA.model_validate(read_json(stored)) != dna:
+                    raise DnaVersionRejected(
+                        f"DNA-Version {dna.dna_version} der Marke '{dna.brand_id}' ist schon mit anderem Inhalt"
+                        " gespeichert; eine Änderung braucht eine neue Version."
+                    )
+        except IntegrityError as exc:  # a concurrent import of the same version won the race
             raise DnaVersionRejected(
                 f"DNA-Version {dna.dna_version} der Marke '{dna.brand_id}' ist schon gespeichert."
             ) from exc
-        return next(info for info in self.history(dna.brand_id) if info.dna_version == dna.dna_version)
+        info = next(info for info in self.history(dna.brand_id) if info.dna_version == dna.dna_version)
+        return SavedVersion(info, created=stored is None)
+
+    def _insert(self, connection: Connection, dna: BrandDNA, source_name: str | None) -> None:
+        latest = self._latest_version(connection, dna.brand_id)
+        if latest is not None:
+            self._check_successor(dna, latest)
+        major, minor, patch = dna.version_key
+        connection.execute(
+            text(
+                "INSERT INTO brand_dna_versions (brand_id, dna_version, version_major, version_minor,"
+                " version_patch, change_kind, document, source_name)"
+                " VALUES (:brand, :version, :major, :minor, :patch, :kind, :document, :source)"
+            ),
+            {
+                "brand": dna.brand_id,
+                "version": dna.dna_version,
+                "major": major,
+                "minor": minor,
+                "patch": patch,
+                "kind": dna.change_kind,
+                "document": dna.model_dump_json(),
+                "source": source_name,
+            },
+        )
 
     def get(self, brand_id: str, version: str | None = None) -> BrandDNA:
         """The given version, or the newest one."""

@@ -12,8 +12,6 @@ import io
 import re
 from pathlib import Path
 
-from pypdf import PasswordType, PdfReader
-
 from stores.scan.documents import DocumentDraft, MediaType, PageText
 
 DEFAULT_MAX_PAGES = 500
@@ -98,6 +96,8 @@ def _decode(file_name: str, data: bytes) -> str:
 
 
 def _pdf_pages(file_name: str, data: bytes, max_pages: int) -> list[str]:
+    from pypdf import PasswordType, PdfReader  # imported on use: it costs the CLI's start almost a second
+
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and reader.decrypt("") == PasswordType.NOT_DECRYPTED:

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import yaml
 from pydantic import ValidationError
 
+from stores.ingest.mapping import FieldMapping, FieldMappingError
 from stores.kb.layout import TENANT_KEY, checked_kb_id, chunk_id, content_hash, entry_points, point_id
 from stores.kb.models import KBConflict, KBEntry
 from stores.kb.store import KnowledgeBase, KnowledgeBaseNotFound
@@ -88,8 +89,12 @@ class _Record:
     data: dict[str, Any]
 
 
-def read_kb_input(source: Path, kb_id: str, id_pattern: str) -> KBInput:
-    """Parse and validate a ``.jsonl`` file or a folder of ``.md`` files (plus ``conflicts.yaml``)."""
+def read_kb_input(source: Path, kb_id: str, id_pattern: str, mapping: FieldMapping | None = None) -> KBInput:
+    """Parse and validate a ``.jsonl`` file or a folder of ``.md`` files (plus ``conflicts.yaml``).
+
+    A ``mapping`` renames each entry record's fields first (``stores.ingest.mapping``); a source field it
+    names that no record has is a FieldMappingError.
+    """
     checked_kb_id(kb_id)
     try:
         pattern = re.compile(id_pattern)
@@ -102,6 +107,8 @@ def read_kb_input(source: Path, kb_id: str, id_pattern: str) -> KBInput:
         entry_records, conflict_records = _jsonl_records(source, problems)
     else:
         raise KBInputError([f"{source}: Datei oder Ordner gibt es nicht"])
+    if mapping is not None:
+        entry_records = _mapped(entry_records, mapping, problems)
     entries, places = _entries(entry_records, kb_id, pattern, problems)
     if not entries and not problems:
         problems.append(f"{source}: enthält keine Einträge")
@@ -109,6 +116,23 @@ def read_kb_input(source: Path, kb_id: str, id_pattern: str) -> KBInput:
     if problems:
         raise KBInputError(problems)
     return KBInput(entries=entries, conflicts=conflicts, places=places)
+
+
+def _mapped(records: list[_Record], mapping: FieldMapping, problems: list[str]) -> list[_Record]:
+    applied = [(record.place, *mapping.apply(record.data)) for record in records]
+    if applied:
+        nowhere = set.intersection(*(set(missing) for _, _, missing in applied))
+        if nowhere:
+            target = next(t for t, s in mapping.fields.items() if s in nowhere)
+            raise FieldMappingError(
+                f"Quellfeld „{mapping.fields[target]}“ (für {target}) kommt in keinem Eintrag vor; nichts geschrieben."
+            )
+    problems += [
+        f"{place}: Quellfeld(er) laut Zuordnung fehlen: {', '.join(missing)}"
+        for place, _, missing in applied
+        if missing
+    ]
+    return [_Record(place, data) for place, data, missing in applied if not missing]
 
 
 def _decoded(path: Path, problems: list[str]) -> str | None:
@@ -284,11 +308,12 @@ def ingest_kb(
     chunk_chars: int,
     prune: bool = False,
     id_pattern: str | None = None,
+    mapping: FieldMapping | None = None,
     progress: ProgressReporter | None = None,
 ) -> IngestSummary:
-    """Validate ``source`` and bring KB ``kb_id`` in line with it (see module doc)."""
+    """Validate ``source`` (its fields renamed by ``mapping``) and bring KB ``kb_id`` in line with it."""
     pattern = id_pattern or kb.records.id_pattern(kb_id) or default_id_pattern
-    parsed = read_kb_input(source, kb_id, pattern)
+    parsed = read_kb_input(source, kb_id, pattern, mapping)
     stored = {s.entry.id: s for s in kb.records.stored(kb_id)}
     summary = IngestSummary(kb_id=kb_id)
     embedder = kb.index.embedder

@@ -25,6 +25,8 @@ FAST_LIMITS: dict[str, int | None] = {
     "critic": 100,
     "scorecard": 8,
     "scan": None,  # one document; --limit does not apply
+    "law_answers": 15,  # of the report split, spread over the kinds; levels 1-3
+    "demo_answers": 15,
 }
 
 

@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from evals import cli as eval_cli
-from evals.run import DEFAULT_DATA_DIR
+from evals.run import default_data_dir
 from nodes.shared.strictness import get_strictness_config
 from tests.fakes.llm_server import FakeLLMServer, Reply, running_fake_llm_server
 
@@ -81,5 +81,8 @@ def test_scan_suite_uses_the_configured_reviewer_instead_of_the_oracle(mistral: 
     assert not_assessed == chunks > 0 and metric(report, "finding_recall") == (0.0, 15)
 
 
-def test_the_default_data_dir_sits_beside_the_repository() -> None:
-    assert DEFAULT_DATA_DIR == Path(__file__).resolve().parents[3] / "shared" / "data"
+def test_the_default_data_dir_sits_beside_the_repository(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("BELEGT_EVAL_DATA_DIR", raising=False)
+    assert default_data_dir() == Path(__file__).resolve().parents[3] / "shared" / "data"
+    monkeypatch.setenv("BELEGT_EVAL_DATA_DIR", str(tmp_path))
+    assert default_data_dir() == tmp_path

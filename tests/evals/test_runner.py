@@ -18,8 +18,9 @@ from evals import cli as eval_cli
 from evals import run as eval_cli_run
 from evals.bench.data import BenchmarkDataError
 from evals.plots import line_chart
+from evals.progress import RichTracker
 from evals.readme_table import latest_reports, render_table
-from evals.run import SUITES, RichTracker
+from evals.run import SUITES
 from evals.suite import Dataset, Metric, Plot, Suite, SuiteContext, SuiteResult, Table, evenly_spread, stratified
 
 runner = CliRunner()

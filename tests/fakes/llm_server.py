@@ -28,6 +28,7 @@ class Reply:
     raw: str | None = None
     delay_s: float = 0.0
     tool_calls: list[dict[str, Any]] | None = None
+    hold_until_in_flight: int = 0  # answer only once this many requests are open at once (5 s at most)
 
 
 @dataclass
@@ -42,6 +43,9 @@ class FakeLLMServer:
     requests: list[RecordedRequest] = field(default_factory=list)
     script: dict[str, deque[Reply]] = field(default_factory=lambda: defaultdict(deque))
     embedding_dim: int = 16
+    max_in_flight: int = 0  # the most requests that were open at the same time
+    _in_flight: int = 0
+    _changed: threading.Condition = field(default_factory=threading.Condition)
 
     def queue(self, path: str, *replies: Reply) -> None:
         self.script[path].extend(replies)
@@ -52,6 +56,20 @@ class FakeLLMServer:
 
     def bodies(self, path: str) -> list[dict[str, Any]]:
         return [r.body for r in self.requests if r.path == path]
+
+    @contextmanager
+    def open_request(self, hold_until: int) -> Iterator[None]:
+        with self._changed:
+            self._in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self._in_flight)
+            self._changed.notify_all()
+            if hold_until:
+                self._changed.wait_for(lambda: self._in_flight >= hold_until, timeout=5.0)
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._in_flight -= 1
 
 
 def fake_embedding(text: str, dim: int) -> list[float]:
@@ -94,6 +112,10 @@ def _handler(server_state: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 )
                 return
             reply = server_state.next_reply(path)
+            with server_state.open_request(reply.hold_until_in_flight):
+                self._reply(path, body, reply)
+
+        def _reply(self, path: str, body: dict[str, Any], reply: Reply) -> None:
             if reply.delay_s:
                 time.sleep(reply.delay_s)
             if reply.status != 200:

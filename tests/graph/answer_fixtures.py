@@ -123,3 +123,7 @@ def tool_call(schema: str, **args: Any) -> AIMessage:
 
 def length_cut(content: str) -> AIMessage:
     return AIMessage(content=content, response_metadata={"done_reason": "length"})
+
+
+# A claim the block does not carry: the scripted critic rates it "partially", so the answer goes to review.
+WEAK_CLAIM = "Vollzeitbeschäftigte können ungenutzten Erholungsurlaub komplett auszahlen lassen [lb-url-01]."

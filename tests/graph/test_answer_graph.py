@@ -25,7 +25,7 @@ from stores.kb.store import KnowledgeBase
 from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
 from stores.sql.engine import Database
-from tests.graph.answer_fixtures import KB_ID, length_cut, tool_call
+from tests.graph.answer_fixtures import KB_ID, WEAK_CLAIM, length_cut, tool_call
 
 UNCERTAIN = AnswerContext().uncertain_message
 REPO = Path(__file__).resolve().parents[2]
@@ -50,7 +50,7 @@ class Run:
         for update in self.graph.stream(payload, self.config, context=self.context, stream_mode="updates"):
             self.path.extend(update)
 
-    def resume(self, decision: dict[str, Any]) -> None:
+    def resume(self, decision: Any) -> None:
         self._stream(Command(resume=decision))
 
     @property
@@ -261,9 +261,6 @@ def test_think_blocks_are_stripped(services: StaticServices) -> None:
     assert run.state["answer"] == URLAUB_ANSWER
 
 
-WEAK_CLAIM = "Vollzeitbeschäftigte können ungenutzten Erholungsurlaub komplett auszahlen lassen [lb-url-01]."
-
-
 def test_critic_downgrade_sends_answer_to_human_review(services: StaticServices) -> None:
     critic = tool_call("ClaimCheck", verdict="partially", confidence=0.4, reason="Auszahlung steht nicht im Block.")
     run = Run(services, "Kann ich Urlaub auszahlen lassen?", [WEAK_CLAIM, critic])
@@ -290,23 +287,77 @@ def test_unsupported_claim_is_removed(services: StaticServices) -> None:
 
 
 @pytest.mark.parametrize(
-    ("decision", "bucket"), [({"action": "approve"}, "delivered"), ({"action": "reject"}, "refused")]
+    ("response", "bucket"),
+    [
+        ({"type": "accept", "args": None}, "delivered"),
+        ({"type": "ignore", "args": None}, "refused"),
+        ({"type": "response", "args": "Auszahlung ist nicht belegt."}, "refused"),
+    ],
 )
-def test_reviewer_decides_through_interrupt(services: StaticServices, decision: dict[str, Any], bucket: str) -> None:
+def test_reviewer_decides_through_interrupt(services: StaticServices, response: dict[str, Any], bucket: str) -> None:
     critic = tool_call("ClaimCheck", verdict="partially", confidence=0.4, reason="unklar")
-    run = Run(services, "Kann ich Urlaub auszahlen lassen?", [WEAK_CLAIM, critic], review_mode="interrupt")
+    run = Run(services, "Kann ich Urlaub auszahlen lassen?", [WEAK_CLAIM, critic], review="interrupt")
     assert run.graph.get_state(run.config).next == ("review_answer",)
-    run.resume(decision)
+    run.resume([response])
     out = run.state
     assert out["bucket"] == bucket
     assert out["answer"] == (WEAK_CLAIM if bucket == "delivered" else UNCERTAIN)
 
 
+def test_review_request_has_the_human_interrupt_shape(services: StaticServices) -> None:
+    critic = tool_call("ClaimCheck", verdict="partially", confidence=0.4, reason="Auszahlung steht nicht im Block.")
+    run = Run(services, "Kann ich Urlaub auszahlen lassen?", [WEAK_CLAIM, critic], review="interrupt")
+    (pending,) = run.graph.get_state(run.config).interrupts
+    (request,) = pending.value
+    assert set(request) == {"action_request", "config", "description"}
+    assert request["config"] == {"allow_ignore": True, "allow_respond": True, "allow_edit": True, "allow_accept": True}
+    assert request["action_request"]["args"]["answer"] == WEAK_CLAIM
+    description = request["description"]
+    for part in (
+        "### Frage",
+        "Kann ich Urlaub auszahlen lassen?",
+        "### Entwurf",
+        "### Aussagen und Belege",
+        "[lb-url-01]",
+        "Auszahlung steht nicht im Block.",
+        "### Grund der Prüfung",
+        "unter der Schwelle 0.70",
+    ):
+        assert part in description, part
+
+
 def test_reviewer_edit_must_still_pass_validation(services: StaticServices) -> None:
     critic = tool_call("ClaimCheck", verdict="partially", confidence=0.4, reason="unklar")
-    run = Run(services, "Kann ich Urlaub auszahlen lassen?", [WEAK_CLAIM, critic], review_mode="interrupt")
-    run.resume({"action": "edit", "answer": "Urlaub verfällt nie und wird immer ausgezahlt [lb-zzz-00]."})
-    assert run.state["bucket"] == "refused" and run.state["review_decision"] == "edit_rejected"
+    run = Run(services, "Kann ich Urlaub auszahlen lassen?", [WEAK_CLAIM, critic], review="interrupt")
+    broken = "Urlaub verfällt nie und wird immer ausgezahlt [lb-zzz-00]."
+    run.resume([{"type": "edit", "args": {"action": "Antwort freigeben", "args": {"answer": broken}}}])
+    (pending,) = run.graph.get_state(run.config).interrupts
+    (request,) = pending.value
+    assert request["action_request"]["args"]["violations"] == ["Zitierte IDs, die nicht im Kontext stehen: lb-zzz-00."]
+    assert "### Bearbeitung abgelehnt" in request["description"]
+    assert "bucket" not in run.state
+    fixed = "Vollzeitbeschäftigte erhalten 30 Arbeitstage Erholungsurlaub pro Kalenderjahr (Stand 2026-01) [lb-url-01]."
+    run.resume([{"type": "edit", "args": {"action": "Antwort freigeben", "args": {"answer": fixed}}}])
+    assert (run.state["bucket"], run.state["answer"], run.state["review_decision"]) == ("delivered", fixed, "edited")
+
+
+def test_unreadable_resume_value_asks_again(services: StaticServices) -> None:
+    critic = tool_call("ClaimCheck", verdict="partially", confidence=0.4, reason="unklar")
+    run = Run(services, "Kann ich Urlaub auszahlen lassen?", [WEAK_CLAIM, critic], review="interrupt")
+    run.resume({"action": "approve"})
+    (pending,) = run.graph.get_state(run.config).interrupts
+    assert pending.value[0]["action_request"]["args"]["violations"][0].startswith("Antwort unlesbar")
+
+
+def test_bucket_record_keeps_what_the_reviewer_needs(services: StaticServices) -> None:
+    critic = tool_call("ClaimCheck", verdict="partially", confidence=0.4, reason="unklar")
+    Run(services, "Kann ich Urlaub auszahlen lassen?", [WEAK_CLAIM, critic])
+    assert isinstance(services.answer_records, AnswerRecordStore)
+    (record,) = services.answer_records.latest(1, bucket="human_review")
+    review = record["review"]
+    assert review["request"]["action_request"]["args"]["answer"] == WEAK_CLAIM
+    assert [block["entry_id"] for block in review["context_blocks"]][:1] == ["lb-url-01"]
+    assert review["policy"]["kb_id"] == KB_ID
 
 
 def test_pii_never_reaches_the_model_and_is_redacted(services: StaticServices) -> None:

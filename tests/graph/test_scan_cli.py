@@ -147,7 +147,7 @@ def test_reviewer_decides_uncertain_findings_in_the_terminal(llm: FakeLLMServer)
     _import_demo()
     llm.queue(CHAT["mistral"], Reply(tool_calls=[{"name": "record_finding", "arguments": {"findings": [_finding()]}}]))
     llm.queue(CHAT["mistral"], _verdict(confidence=0.4))
-    result = runner.invoke(app, ["scan", str(_document()), "--review", "--out", "r"], input="MINOR\n")
+    result = runner.invoke(app, ["scan", str(_document()), "--review", "--out", "r"], input="edit\nAnna\nMINOR\n\n\n")
     assert result.exit_code == 0, result.output
     (report_file,) = Path("r").glob("*.json")
     report = json.loads(report_file.read_text(encoding="utf-8"))

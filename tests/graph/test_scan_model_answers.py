@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -11,14 +11,16 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 from sqlalchemy import text
 
+from nodes.scan.clauses import prepare_catalog, retrieve_clauses
 from nodes.scan.findings import NO_CLAUSES
 from nodes.scan.prompts import SCHEMA_RETRY
-from nodes.scan.state import ScanReport
+from nodes.scan.services import StaticScanServices
+from nodes.scan.state import Chunk, ScanReport, ScanState, Segment
 from nodes.shared.scripted_llm import ScriptedChatModel
 from stores.scan.catalog import CatalogStore
 from stores.scan.clause_index import ClauseIndex
 from stores.settings import StoreSettings
-from stores.sql.engine import Database, open_database
+from stores.sql.engine import Database
 from stores.vector.qdrant import memory_engine
 from tests.scan_support import (
     ScanEnv,
@@ -36,10 +38,8 @@ QUOTE = "Sensitivität: 96,4 %"
 
 
 @pytest.fixture
-def database(sqlite_url: str) -> Iterator[Database]:
-    db = open_database(sqlite_url)
-    yield db
-    db.dispose()
+def database_url(sqlite_url: str) -> str:
+    return sqlite_url  # model answers, not SQL dialects: the conftest database on SQLite only
 
 
 def _env(database: Database, tmp_path: Path, content: str = ONE_PAGE) -> ScanEnv:
@@ -175,6 +175,40 @@ def test_a_catalogue_missing_from_qdrant_is_reindexed_before_retrieval(database:
     assert not wiped.clauses.is_current(env.version.id)
     report = _run(wiped, ScriptedChatModel(script=[_answer(lambda f, p: f)]))
     assert wiped.clauses.is_current(env.version.id) and report.counts.major == 1
+
+
+class _ReadOnlyClauses:
+    """The clause index as retrieval may use it: searching works, any write fails the test."""
+
+    def __init__(self, index: ClauseIndex) -> None:
+        self._index = index
+
+    def is_current(self, version_id: int) -> bool:
+        return self._index.is_current(version_id)
+
+    def index_version(self, version: Any, requirements: Any) -> None:
+        raise AssertionError("retrieval must not write to the index")
+
+    def search(self, version_id: int, text: str, *, limit: int) -> list[int]:
+        return self._index.search(version_id, text, limit=limit)
+
+
+def test_retrieval_only_reads_the_index_once_prepared(database: Database, tmp_path: Path) -> None:
+    env = _env(database, tmp_path)
+    services = StaticScanServices.on_database(
+        database,
+        env.clauses,
+        finding_model=ScriptedChatModel(script=[]),
+        critic_model=ScriptedChatModel(script=[]),
+    )
+    services.clauses = _ReadOnlyClauses(env.clauses)
+    given = scan_input(env)
+    state = ScanState(scan_id=given["scan_id"], document_id=given["document_id"], catalog_version_id=env.version.id)
+    prepared = prepare_catalog(state, services=services)
+    chunk = Chunk(chunk_id="c0001", segments=(Segment(page_number=1, text=QUOTE),))
+    found = retrieve_clauses(ScanState(**state, catalog=prepared["catalog"], chunks=[chunk]), services=services)
+    assert prepared["catalog"].id == env.version.id
+    assert found["clauses"]["c0001"]
 
 
 def test_critic_that_breaks_the_schema_twice_sends_the_finding_to_review(database: Database, tmp_path: Path) -> None:

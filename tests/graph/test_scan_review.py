@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 from sqlalchemy import text
 
@@ -18,8 +21,8 @@ from stores.sql.engine import Database
 from tests.scan_support import (
     DETECTION_LIMIT,
     DOCTOR,
+    DOUBTFUL,
     SENSITIVITY,
-    CriticVerdict,
     ScanEnv,
     critic,
     demo_env,
@@ -29,7 +32,6 @@ from tests.scan_support import (
 )
 
 ISSUES = (SENSITIVITY, DETECTION_LIMIT, DOCTOR)
-DOUBTFUL = {"Nachweisgrenze": CriticVerdict(confidence=0.6), "Arztbesuch": CriticVerdict(confidence=0.65)}
 
 
 @pytest.fixture
@@ -42,32 +44,44 @@ def _count(database: Database, table: str) -> int:
         return int(connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one())
 
 
+def _pending_request(graph: CompiledStateGraph[Any, Any, Any, Any], config: RunnableConfig) -> dict[str, Any]:
+    (pending,) = graph.get_state(config).interrupts
+    (request,) = pending.value
+    return dict(request)
+
+
+def _edit(**changes: str) -> list[dict[str, Any]]:
+    return [{"type": "edit", "args": {"action": "Befund übernehmen", "args": changes}}]
+
+
 def test_reviewer_resolves_the_bucket_through_interrupt(env: ScanEnv) -> None:
     graph = scan_graph(env, reviewer(*ISSUES), critic(DOUBTFUL))
     config: RunnableConfig = {"configurable": {"thread_id": "review"}}
-    context = ScanContext(human_review=True)
+    context = ScanContext(review="interrupt")
 
-    paused = graph.invoke(scan_input(env), config, context=context)
-    (pending,) = paused["__interrupt__"]
-    items = {item["exact_quote"]: item for item in pending.value["findings"]}
-    assert set(items) == {"Die Nachweisgrenze ist sehr niedrig", "Mit CoviQuick sparen Sie sich den Arztbesuch."}
+    graph.invoke(scan_input(env), config, context=context)
+    first = _pending_request(graph, config)
+    assert first["config"] == {"allow_ignore": True, "allow_respond": True, "allow_edit": True, "allow_accept": True}
+    assert first["action_request"]["args"]["exact_quote"] == "Die Nachweisgrenze ist sehr niedrig"
+    assert "### Textstelle (Seite 2)" in first["description"] and "### Grund der Prüfung" in first["description"]
     assert _count(env.database, "scans") == 0  # nothing is stored while the reviewer decides
 
-    for wrong, problem in [
-        ({"erfunden": "MAJOR"}, "Diese Befund-IDs stehen nicht zur Prüfung an: erfunden"),
-        ("alles gut", "Prüfentscheidung unlesbar: erwartet {Befund-ID: MAJOR | MINOR | HINT | DISMISS}"),
-    ]:
-        asked_again = graph.invoke(Command(resume=wrong), config, context=context)["__interrupt__"][0]
-        assert asked_again.value["problem"] == problem
-        assert asked_again.value["findings"] == pending.value["findings"]
-
-    decisions = {
-        items["Die Nachweisgrenze ist sehr niedrig"]["finding_id"]: "MINOR",
-        items["Mit CoviQuick sparen Sie sich den Arztbesuch."]["finding_id"]: "DISMISS",
-    }
-    report: ScanReport = graph.invoke(Command(resume=decisions), config, context=context)["report"]
+    graph.invoke(Command(resume="alles gut"), config, context=context)
+    assert _pending_request(graph, config)["action_request"]["args"]["violations"][0].startswith("Antwort unlesbar")
+    graph.invoke(Command(resume=_edit(exact_quote="Die Nachweisgrenze ist winzig")), config, context=context)
+    refused = _pending_request(graph, config)["action_request"]["args"]
+    assert refused["violations"] == ["Zitat abgelehnt: Zitat steht nicht wörtlich auf der angegebenen Seite"]
+    assert refused["exact_quote"] == "Die Nachweisgrenze ist sehr niedrig"
+    graph.invoke(
+        Command(resume=_edit(severity="MINOR", exact_quote="Nachweisgrenze ist sehr niedrig")), config, context=context
+    )
+    second = _pending_request(graph, config)["action_request"]["args"]
+    assert second["exact_quote"] == "Mit CoviQuick sparen Sie sich den Arztbesuch."
+    report: ScanReport = graph.invoke(Command(resume=[{"type": "ignore", "args": None}]), config, context=context)[
+        "report"
+    ]
     assert [(f.exact_quote, f.human_reviewed) for f in report.findings["MINOR"]] == [
-        ("Die Nachweisgrenze ist sehr niedrig", True)
+        ("Nachweisgrenze ist sehr niedrig", True)
     ]
     assert [f.exact_quote for f in report.findings["MAJOR"]] == ["Sensitivität: 96,4 %"]
     assert report.human_review == [] and report.counts.dismissed_in_review == 1

@@ -12,7 +12,6 @@ from langgraph.types import Command
 
 from graphs.scorecard import build_scorecard
 from nodes.scorecard.context import ScorecardContext
-from nodes.scorecard.gate import InvalidOwnerDecision
 from nodes.scorecard.intake import ScorecardInputError, input_hash
 from nodes.scorecard.labelled_cases import LabelledCase, load_labelled_cases, replay_judges
 from nodes.scorecard.results import CRITERIA, Validation
@@ -91,39 +90,64 @@ def _gate_graph(database: Database, case: LabelledCase) -> Any:
     return build_scorecard(services).compile(checkpointer=InMemorySaver())
 
 
-@pytest.mark.parametrize(("approved", "status"), [(True, "PASS"), (False, "REVISE")])
-def test_human_gate_interrupts_and_the_owner_decides(demo_db: Database, approved: bool, status: str) -> None:
+GATE = ScorecardContext(brand_id=BRAND, review="interrupt")
+
+
+@pytest.mark.parametrize(
+    ("response", "status", "note"),
+    [
+        ({"type": "accept", "args": None}, "PASS", None),
+        ({"type": "ignore", "args": None}, "REVISE", None),
+        ({"type": "response", "args": "Ton passt nicht zur Marke"}, "REVISE", "Ton passt nicht zur Marke"),
+    ],
+)
+def test_human_gate_interrupts_and_the_owner_decides(
+    demo_db: Database, response: dict[str, Any], status: str, note: str | None
+) -> None:
     case = BY_ID["li-13-gate"]
     graph = _gate_graph(demo_db, case)
-    config: RunnableConfig = {"configurable": {"thread_id": f"gate-{approved}"}}
-    paused = graph.invoke(case.scorecard_input(), config, context=CONTEXT)
+    config: RunnableConfig = {"configurable": {"thread_id": f"gate-{response['type']}"}}
+    paused = graph.invoke(case.scorecard_input(), config, context=GATE)
     (pending,) = paused["__interrupt__"]
-    assert pending.value["score"] == 5.5 and pending.value["status"] == "REVISE"
-    assert [r["rule_id"] for r in pending.value["top_reasons"]] == ["ID-COH-001", "TONE-DO-002", "DEC-002"]
+    (request,) = pending.value
+    assert request["config"] == {"allow_ignore": True, "allow_respond": True, "allow_edit": False, "allow_accept": True}
+    args = request["action_request"]["args"]
+    assert args["score"] == 5.5 and args["status"] == "REVISE"
+    assert [r["rule_id"] for r in args["top_reasons"]] == ["ID-COH-001", "TONE-DO-002", "DEC-002"]
+    assert "### Text" in request["description"] and "### Grund der Prüfung" in request["description"]
     audit = AuditStore(demo_db)
     audit_id = graph.get_state(config).values["audit_id"]
     assert audit.get(audit_id).status == "REVISE" and audit.get(audit_id).owner_decision is None
-    decision = {"approved": approved, "owner": "Eva Brandt", "note": "Grenzfall bewusst entschieden"}
-    validation = graph.invoke(Command(resume=decision), config, context=CONTEXT)["validation"]
+    resumed = graph.invoke(Command(resume=[response | {"reviewer": "Eva Brandt"}]), config, context=GATE)
+    validation = resumed["validation"]
     assert (validation.status, validation.validated_by) == (status, "human")
     assert validation.owner_decision is not None and validation.owner_decision.owner == "Eva Brandt"
     stored = audit.get(audit_id)
+    decision = {"approved": status == "PASS", "owner": "Eva Brandt", "note": note}
     assert (stored.status, stored.validated_by, stored.owner_decision) == (status, "human", decision)
 
 
-def test_invalid_owner_decision_is_rejected(demo_db: Database) -> None:
+@pytest.mark.parametrize(
+    ("resume", "problem"),
+    [
+        ({"approved": "vielleicht"}, "Antwort unlesbar"),
+        ([{"type": "accept", "args": None}], "Wer entscheidet?"),
+        ([{"type": "edit", "args": {"args": {}}, "reviewer": "Eva"}], "Der Inhalt kann hier nicht bearbeitet werden"),
+    ],
+)
+def test_owner_is_asked_again_when_the_answer_does_not_fit(demo_db: Database, resume: Any, problem: str) -> None:
     case = BY_ID["li-13-gate"]
     graph = _gate_graph(demo_db, case)
     config: RunnableConfig = {"configurable": {"thread_id": "gate-invalid"}}
-    graph.invoke(case.scorecard_input(), config, context=CONTEXT)
-    with pytest.raises(InvalidOwnerDecision, match="erwartet approved"):
-        graph.invoke(Command(resume={"approved": "vielleicht"}), config, context=CONTEXT)
+    graph.invoke(case.scorecard_input(), config, context=GATE)
+    (pending,) = graph.invoke(Command(resume=resume), config, context=GATE)["__interrupt__"]
+    assert pending.value[0]["action_request"]["args"]["violations"][0].startswith(problem)
 
 
-def test_without_checkpointer_the_gate_only_flags(demo_db: Database) -> None:
+def test_in_bucket_mode_the_gate_only_flags(demo_db: Database) -> None:
     case = BY_ID["li-13-gate"]
-    services = services_for(demo_db, judge=replay_judges(case.judges))
-    output = build_scorecard(services).compile().invoke(case.scorecard_input(), context=CONTEXT)
+    config: RunnableConfig = {"configurable": {"thread_id": "bucket"}}
+    output = _gate_graph(demo_db, case).invoke(case.scorecard_input(), config, context=CONTEXT)
     assert "__interrupt__" not in output
     assert (output["validation"].status, output["validation"].requires_owner_approval) == ("REVISE", True)
 
@@ -131,7 +155,7 @@ def test_without_checkpointer_the_gate_only_flags(demo_db: Database) -> None:
 def test_gate_does_not_pause_outside_its_band(demo_db: Database) -> None:
     case = BY_ID["li-01-pass"]
     config: RunnableConfig = {"configurable": {"thread_id": "no-gate"}}
-    output = _gate_graph(demo_db, case).invoke(case.scorecard_input(), config, context=CONTEXT)
+    output = _gate_graph(demo_db, case).invoke(case.scorecard_input(), config, context=GATE)
     assert "__interrupt__" not in output and output["validation"].status == "PASS"
 
 
@@ -223,5 +247,5 @@ def test_module_graph_is_compiled_without_checkpointer() -> None:
     assert graph.name == "scorecard" and graph.checkpointer is None
     schema = graph.get_context_jsonschema()
     assert schema is not None and set(schema["properties"]) == {
-        "brand_id", "dna_version", "criteria", "provider", "model", "use_embeddings", "thresholds",
+        "brand_id", "dna_version", "criteria", "provider", "model", "use_embeddings", "thresholds", "review",
     }  # fmt: skip

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import signal
 import socket
@@ -14,14 +16,20 @@ from typing import Any
 
 import httpx
 import pytest
-from langgraph_sdk import get_sync_client
+from langgraph_sdk import get_client, get_sync_client
 
+from graphs.review.inbox import ReviewInbox
+from graphs.review.served import ServedReviews
+from nodes.shared.review import ReviewerDecision
 from stores.ingest.kb import ingest_kb
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
 from stores.sql.engine import open_database
+from stores.sql.reviews import ReviewStore
 from stores.vector.embedders import create_embedder
 from stores.vector.qdrant import open_vector_engine
+from tests.brand_support import UNIVERSAL_JUDGEMENT, import_demo
+from tests.fakes.llm_server import FakeLLMServer, Reply, running_fake_llm_server
 from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, write_kb_jsonl
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,9 +44,10 @@ def _free_port() -> int:
 
 
 def _ingest(data_dir: Path) -> None:
-    """Fill the embedded stores the server will open."""
+    """Fill the embedded stores the server will open (KB, demo brand DNA)."""
     settings = StoreSettings(data_dir=data_dir, embedder="none")
     database = open_database(settings.resolved_database_url)
+    import_demo(database)
     engine = open_vector_engine(settings)
     kb = KnowledgeBase.from_settings(settings, engine=engine, database=database, embedder=create_embedder(settings))
     ingest_kb(write_kb_jsonl(data_dir), KB_ID, kb=kb, default_id_pattern=ID_PATTERN, chunk_chars=1500)
@@ -47,15 +56,29 @@ def _ingest(data_dir: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    data_dir = tmp_path_factory.mktemp("served")
-    _ingest(data_dir)
+def fake_llm() -> Iterator[FakeLLMServer]:
+    """A scripted Ollama for runs that choose ``provider: ollama`` in their context (the default stays extractive)."""
+    with running_fake_llm_server() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The served stores' folder; tests open its database beside the server."""
+    folder = tmp_path_factory.mktemp("served")
+    _ingest(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server_url(data_dir: Path, fake_llm: FakeLLMServer) -> Iterator[str]:
     port = _free_port()
     env = {
         **os.environ,
         "BELEGT_DATA_DIR": str(data_dir),
         "BELEGT_EMBEDDER": "none",
         "BELEGT_LLM_PROVIDER": "extractive",
+        "OLLAMA_BASE_URL": fake_llm.base_url,
         "LANGGRAPH_CLI_NO_ANALYTICS": "1",
         "LANGGRAPH_NO_VERSION_CHECK": "true",
         "HF_HUB_OFFLINE": "1",
@@ -120,3 +143,62 @@ def test_answer_graph_streams_its_node_updates(server_url: str) -> None:
     assert {"draft_answer", "validate_answer", "critique_answer", "finalize_answer"} <= set(nodes)
     final = client.threads.get_state(thread["thread_id"])["values"]
     assert isinstance(final, dict) and final["bucket"] == "delivered"
+
+
+GATE_TEXT = "Wir prüfen die tragende Annahme Ihrer Investitionsentscheidung in drei Wochen. Dann entscheiden Sie."
+GATE_CONTEXT: dict[str, Any] = {"brand_id": "kantwerk", "provider": "ollama", "review": "interrupt"}
+
+
+def _paused_scorecard(server_url: str, fake_llm: FakeLLMServer) -> str:
+    """Start a borderline scorecard run that pauses at the owner gate; returns its thread id."""
+    fake_llm.queue("/api/chat", *[Reply(content=json.dumps(UNIVERSAL_JUDGEMENT)) for _ in range(4)])
+    client = get_sync_client(url=server_url)
+    thread = client.threads.create()
+    client.runs.wait(thread["thread_id"], "scorecard", input={"text": GATE_TEXT}, context=GATE_CONTEXT)
+    assert client.threads.get(thread["thread_id"])["status"] == "interrupted"
+    return str(thread["thread_id"])
+
+
+@pytest.mark.slow
+def test_pending_interrupt_is_listed_and_resolved_through_the_inbox(
+    server_url: str, data_dir: Path, fake_llm: FakeLLMServer
+) -> None:
+    thread_id = _paused_scorecard(server_url, fake_llm)
+    database = open_database(StoreSettings(data_dir=data_dir).resolved_database_url)
+
+    def inbox() -> ReviewInbox:  # one client per event loop: each asyncio.run below opens a new loop
+        return ReviewInbox(database, ServedReviews(get_client(url=server_url)))
+
+    (item,) = [i for i in asyncio.run(inbox().items(graph="scorecard")) if i.id == f"live:{thread_id}"]
+    assert item.id == f"live:{thread_id}" and item.request["config"]["allow_edit"] is False
+    assert "### Text" in item.description and GATE_TEXT in item.description
+    refused = asyncio.run(inbox().decide(item.id, ReviewerDecision(action="edit", changes={"x": "y"}), "Eva"))
+    assert refused.problems == ["Der Inhalt kann hier nicht bearbeitet werden: freigeben oder ablehnen."]
+    outcome = asyncio.run(inbox().decide(item.id, ReviewerDecision(action="approve"), "Eva Brandt"))
+    assert outcome.carried_out and outcome.after["status"] == "PASS"
+    decision = ReviewStore(database).decisions()[0]
+    assert (decision.origin, decision.reviewer, decision.before["status"]) == ("interrupt", "Eva Brandt", "REVISE")
+    final = get_sync_client(url=server_url).threads.get(thread_id)
+    values = final["values"]
+    assert isinstance(values, dict) and final["status"] == "idle"
+    assert values["validation"]["owner_decision"]["owner"] == "Eva Brandt"
+    database.dispose()
+
+
+@pytest.mark.slow
+def test_review_page_is_served_by_the_same_server(server_url: str, fake_llm: FakeLLMServer) -> None:
+    thread_id = _paused_scorecard(server_url, fake_llm)
+    listing = httpx.get(f"{server_url}/review?graph=scorecard")
+    assert listing.status_code == 200 and f"live:{thread_id}" in listing.text
+    decided = httpx.post(
+        f"{server_url}/review/items/live:{thread_id}/decision",
+        data={"action": "reject", "reviewer": "Eva Brandt", "note": "zu vage"},
+    )
+    assert decided.status_code == 303 and "entschieden" in decided.headers["location"]
+    values = get_sync_client(url=server_url).threads.get(thread_id)["values"]
+    assert isinstance(values, dict) and values["validation"]["status"] == "REVISE"
+    assert values["validation"]["owner_decision"] == {
+        "approved": False,
+        "owner": "Eva Brandt",
+        "note": "zu vage",
+    }

@@ -10,8 +10,9 @@ import pytest
 
 from evals.bench.calibrate import fit_logistic, monotone_fit
 from evals.bench.data import article_fold
-from evals.bench.retrieval import latency_figures, ranking_metrics, roc_auc, threshold_rates
+from evals.bench.retrieval import latency_figures, ranking_metrics, threshold_rates
 from evals.bench.scorecard_rules import interleaved_samples, paired_speedup
+from evals.evaluators.calibration import roc_auc
 
 
 def test_ranking_metrics_on_a_hand_computed_example() -> None:

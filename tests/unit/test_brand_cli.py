@@ -10,7 +10,7 @@ import typer
 from typer.testing import CliRunner
 
 from graphs.cli import brand
-from tests.brand_support import DEMO_DIR, DEMO_VERSIONS
+from tests.brand_support import DEMO_DIR, DEMO_VERSIONS, UNIVERSAL_JUDGEMENT
 from tests.fakes.llm_server import Reply, running_fake_llm_server
 
 cli = typer.Typer()
@@ -30,13 +30,18 @@ def _import_demo() -> None:
         assert result.exit_code == 0, result.output
 
 
-def test_import_stores_versions_and_shows_maturity() -> None:
+def test_import_stores_versions_and_shows_maturity(tmp_path: Path) -> None:
     result = runner.invoke(cli, ["brand", "import", str(DEMO_DIR / "kantwerk-1.0.0.yaml")])
     assert result.exit_code == 0, result.output
     assert "DNA kantwerk 1.0.0 gespeichert." in result.output
     assert "DNA-Reifegrad 98/100" in result.output and "TONE-DO-004" in result.output
     again = runner.invoke(cli, ["brand", "import", str(DEMO_DIR / "kantwerk-1.0.0.yaml")])
-    assert again.exit_code == 1 and "ist schon gespeichert" in again.output
+    assert again.exit_code == 0 and "war schon mit gleichem Inhalt gespeichert" in again.output
+    changed = tmp_path / "kantwerk-1.0.0.yaml"
+    source = (DEMO_DIR / "kantwerk-1.0.0.yaml").read_text(encoding="utf-8")
+    changed.write_text(source.replace("brand_id: kantwerk", "brand_id: kantwerk\nchange_note: anders", 1), "utf-8")
+    conflict = runner.invoke(cli, ["brand", "import", str(changed)])
+    assert conflict.exit_code == 1 and "schon mit anderem Inhalt gespeichert" in conflict.output
     newer = runner.invoke(cli, ["brand", "import", str(DEMO_DIR / "kantwerk-1.1.0.yaml")])
     assert "DNA kantwerk 1.1.0 gespeichert, Änderung: methodical." in newer.output
 
@@ -120,26 +125,7 @@ def test_scorecard_errors_are_german() -> None:
     assert result.exit_code == 1 and "hat keine DNA-Version 9.9.9" in result.output
 
 
-# One JSON reply satisfies every judge schema (extra fields are ignored): K1 ⚠, K2 ✔, K3 ⚠, K5 ✔ → 6 − 0.5 = 5.5 …
-# with K4 ✔, K6 ✔, K7 ✔ that is 5.5 points and ⚠ at K1: the human gate.
-UNIVERSAL_JUDGEMENT = {
-    "verdict": "mixed",
-    "explanation": "Teilweise passend.",
-    "confidence": 0.7,
-    "effect": "strengthens",
-    "flags": [],
-    "score": 60,
-    "findings": [],
-    "rewrite_hints": [],
-    "decision_strength": 60,
-    "vagueness_flags": [],
-    "suggested_sharpening": "",
-    "fitting_passages": [],
-    "contradicting_passages": [],
-}
-
-
-@pytest.mark.parametrize(("answer", "status"), [("y\n\n", "PASS"), ("n\nzu vage\n", "REVISE")])
+@pytest.mark.parametrize(("answer", "status"), [("approve\n", "PASS"), ("reject\nzu vage\n", "REVISE")])
 def test_owner_releases_a_borderline_case_at_the_terminal(
     monkeypatch: pytest.MonkeyPatch, answer: str, status: str
 ) -> None:
@@ -151,7 +137,7 @@ def test_owner_releases_a_borderline_case_at_the_terminal(
         text = "Wir prüfen die tragende Annahme Ihrer Investitionsentscheidung in drei Wochen. Dann entscheiden Sie."
         result = runner.invoke(cli, ["scorecard", text, "--brand", "kantwerk", "--owner", "Eva Brandt"], input=answer)
         assert result.exit_code == 0, result.output
-        assert "Grenzfall · Score 5.5/7 · Owner-Freigabe" in result.output
+        assert "Prüfung · Freigabe" in result.output and "nur der Marken-Owner darf" in result.output
         assert f"{status} · Score 5.5/7" in result.output
         assert len(server.bodies("/api/chat")) == 4
         assert all("format" in body for body in server.bodies("/api/chat"))  # structured output via JSON schema

@@ -31,7 +31,7 @@ def test_demo_dna_is_stored_unchanged(database: Database) -> None:
 @pytest.mark.parametrize(
     ("version", "kind", "message"),
     [
-        ("1.0.0", "editorial", "ist schon gespeichert"),
+        ("1.0.0", "editorial", "ist schon mit anderem Inhalt gespeichert"),
         ("0.9.0", "editorial", "ist nicht neuer als die gespeicherte 1.0.0"),
         ("1.0.1", None, "Feld change_kind fehlt"),
     ],
@@ -125,3 +125,12 @@ def test_brands_list_the_newest_version_of_each(database: Database) -> None:
 
 def test_no_brands_yet(database: Database) -> None:
     assert BrandStore(database).brands() == []
+
+
+def test_the_same_version_with_the_same_content_is_stored_once(database: Database) -> None:
+    store = BrandStore(database)
+    first = store.save(build_dna())
+    again = store.save(build_dna())
+    assert first.created and not again.created
+    assert again.info == first.info
+    assert [v.dna_version for v in store.history("probe")] == ["1.0.0"]

@@ -61,5 +61,21 @@ def test_ask_needs_a_bot_or_kb() -> None:
 @pytest.mark.usefixtures("demo_kb")
 def test_unknown_kb_is_reported_not_raised() -> None:
     result = runner.invoke(app, ["ask", "Urlaub?", "--kb", "gibtsnicht", "--json"])
-    assert result.exit_code == 0
+    assert result.exit_code == 2
     assert json.loads(result.stdout)["bucket"] == "invalid_input"
+
+
+@pytest.mark.usefixtures("demo_kb")
+@pytest.mark.parametrize("question", ["   ", "Urlaub? " * 400])
+def test_an_invalid_question_exits_2_with_the_message(question: str) -> None:
+    result = runner.invoke(app, ["ask", question, "--kb", "demo"])
+    assert result.exit_code == 2, result.output
+    assert "Fehler:" in result.output
+    as_json = runner.invoke(app, ["ask", question, "--kb", "demo", "--json"])
+    assert as_json.exit_code == 2 and json.loads(as_json.stdout)["bucket"] == "invalid_input"
+
+
+@pytest.mark.usefixtures("demo_kb")
+def test_an_unknown_bot_exits_2() -> None:
+    result = runner.invoke(app, ["ask", "Wie viele Urlaubstage habe ich?", "--bot", "niemand"])
+    assert result.exit_code == 2, result.output

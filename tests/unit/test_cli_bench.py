@@ -10,7 +10,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from evals.cli import bench_retrieval
+from evals.bench.answer import limited
+from evals.cli import bench_answer, bench_retrieval
 from tests.kb_support import write_jsonl
 
 TOPICS = [
@@ -71,8 +72,16 @@ def data(tmp_path: Path) -> Path:
                 "law_title": "Gleichbehandlungsgesetz",
                 "heading": "§ 1 Ziel",
                 "text": "Ziel.",
+                "source": "bundestag/gesetze:agg/index.md",
             },
-            {"id": "GG Art1", "law": "GG", "law_title": "Grundgesetz", "heading": "Art 1", "text": "Die Würde."},
+            {
+                "id": "GG Art1",
+                "law": "GG",
+                "law_title": "Grundgesetz",
+                "heading": "Art 1",
+                "text": "Die Würde.",
+                "source": "bundestag/gesetze:gg/index.md",
+            },
         ],
     )
     return derived
@@ -167,3 +176,18 @@ def test_ids_that_match_no_passage_are_an_error_not_zero_metrics(tmp_path: Path)
     cli.command("other")(lambda: None)
     result = CliRunner().invoke(cli, ["retrieval", "--data", str(beir)])
     assert result.exit_code == 1 and "keine Frage hat eine relevante Passage" in result.output
+
+
+def test_bench_answer_limit_keeps_every_question_kind() -> None:
+    questions = {"simple": ["a", "b", "c", "d"], "complex": ["e", "f"], "survey": ["g"]}
+    assert limited(questions, None) == questions
+    picked = limited(questions, 3)
+    assert all(picked[kind] for kind in questions) and sum(map(len, picked.values())) <= 4
+
+
+def test_bench_answer_with_a_missing_law_file_stops_before_any_work(tmp_path: Path) -> None:
+    cli = typer.Typer()
+    cli.command("answer")(bench_answer)
+    cli.command("other")(lambda: None)
+    result = CliRunner().invoke(cli, ["answer", "--laws", str(tmp_path / "fehlt.jsonl")])
+    assert result.exit_code == 2 and "nicht gefunden" in result.output

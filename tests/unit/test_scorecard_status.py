@@ -8,8 +8,9 @@ import pytest
 
 from nodes.scorecard.context import Thresholds
 from nodes.scorecard.maturity import assess_dna_maturity
-from nodes.scorecard.results import CRITERIA, CriterionId, CriterionResult, Reason, Status, Verdict
+from nodes.scorecard.results import CRITERIA, CriterionResult, Status, Verdict
 from nodes.scorecard.status import couple_low_maturity, map_status, top_levers
+from nodes.shared.brand.reasons import CriterionId, Reason
 from tests.brand_support import build_dna, demo_dna
 
 P: Final = "pass"

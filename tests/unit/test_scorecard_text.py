@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nodes.scorecard.evidence import locate_passage
-from nodes.scorecard.quotes import QuotedSpans
-from nodes.scorecard.sentences import count_words, sentence_at, split_sentences
-from nodes.scorecard.terms import TermEntry, TermMatcher, fold_case, inflections, spellings
+from nodes.shared.brand.evidence import locate_passage
+from nodes.shared.brand.quotes import QuotedSpans
+from nodes.shared.brand.sentences import count_words, sentence_at, split_sentences
+from nodes.shared.brand.terms import TermEntry, TermMatcher, fold_case, inflections, spellings
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from nodes.scorecard.sentences import split_sentences
 from nodes.scorecard.tone import is_passive, is_past_participle, is_superlative, measure_tone
+from nodes.shared.brand.sentences import split_sentences
 from stores.brand.models import ToneRules
 
 STRICT = ToneRules.model_validate(

@@ -63,6 +63,6 @@ def test_mistral_without_key_is_refused(monkeypatch: pytest.MonkeyPatch) -> None
 def test_unprefixed_alias_keeps_its_name(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OLLAMA_BASE_URL", "localhost")
     with pytest.raises(
-        SettingsError, match=r"^Ungültige Einstellung — BELEGT_OLLAMA_BASE_URL / OLLAMA_BASE_URL: must be an http"
+        SettingsError, match=r"^Ungültige Einstellung — BELEGT_OLLAMA_BASE_URL / OLLAMA_BASE_URL: muss eine http"
     ):
         load_settings()

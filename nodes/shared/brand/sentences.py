@@ -6,7 +6,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from nodes.scorecard.vocabulary import ABBREVIATIONS
+from nodes.shared.brand.vocabulary import ABBREVIATIONS
 
 _TERMINATOR = re.compile(r"[.!?…]+[\"'“”»«‘’)\]]*")
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")

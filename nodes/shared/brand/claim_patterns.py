@@ -12,16 +12,22 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Iterable
-from re import _constants as sre  # type: ignore[attr-defined]  # the one maintained regex parser in Python
-from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any, NamedTuple
 
 import regex
 from ahocorasick_rs import BytesAhoCorasick
-from regex import _regex as regex_engine  # its case folding: the equivalence the compiled patterns match by
-from regex._regex_core import FULL_CASE_FOLDING
 
-from nodes.scorecard.terms import fold_to_utf8
+from nodes.shared.brand.regex_internals import (
+    ATOMIC_GROUP,
+    BRANCH,
+    IN,
+    LITERAL,
+    REPEATS,
+    SUBPATTERN,
+    parse_pattern,
+    regex_fold_case,
+)
+from nodes.shared.brand.terms import fold_to_utf8
 from stores.brand.models import compile_pattern
 
 Anchors = frozenset[str]  # a clause: one of these literals (printable ASCII, case-folded) must occur
@@ -33,7 +39,6 @@ _FOLD_INTO_ASCII = "\u0130\u0131\u0149\u017f\u01f0\u0307\u1e96\u1e97\u1e98\u1e99
 )
 Requirement = tuple[Anchors, ...]  # every clause must hold
 MAX_S_PER_LITERAL = 8  # its ß spellings then stay in the hundreds
-_REPEATS = {sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT}
 # `regex` folds I, İ and ı to themselves but matches each with i; a combining dot may come with İ
 _I_VARIANTS = (("I", "i"), ("İ", "i"), ("ı", "i"), ("\u0307", ""))
 
@@ -44,7 +49,7 @@ def case_key(text: str) -> str:
     Built on the `regex` module's own full case folding rather than ``str.casefold``: it knows the Unicode
     version the patterns are matched by (newer than Python 3.11's), e.g. ß ≡ ẞ ≡ ss ≡ U+1DF95.
     """
-    folded: str = regex_engine.fold_case(FULL_CASE_FOLDING, text)
+    folded = regex_fold_case(text)
     for variant, plain in _I_VARIANTS:
         if variant in folded:
             folded = folded.replace(variant, plain)
@@ -61,7 +66,7 @@ def required_literals(pattern: str) -> Requirement:
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # "possible nested set" etc.: V1 set syntax the stdlib reads differently
         try:
-            parsed = sre_parse.parse(pattern, re.IGNORECASE | re.UNICODE)
+            parsed = parse_pattern(pattern)
         except (re.error, Warning, RecursionError):
             return ()
     try:
@@ -99,9 +104,9 @@ def _ascii_pieces(literal: str) -> list[Anchors]:
 
 
 def _literal_char(op: Any, av: Any) -> str | None:
-    if op is sre.LITERAL:
+    if op is LITERAL:
         char = chr(av)
-    elif op is sre.IN and av and all(o is sre.LITERAL for o, _ in av):  # [Nn]: one letter in any case
+    elif op is IN and av and all(o is LITERAL for o, _ in av):  # [Nn]: one letter in any case
         chars = {case_key(chr(v)) for _, v in av}
         if len(chars) != 1:
             return None
@@ -118,17 +123,17 @@ def _checked(char: str) -> str:
 
 
 def _required(op: Any, av: Any) -> list[Anchors]:
-    if op is sre.SUBPATTERN:
+    if op is SUBPATTERN:
         return _sequence(av[-1])
-    if op is sre.ATOMIC_GROUP:
+    if op is ATOMIC_GROUP:
         return _sequence(av)
-    if op in _REPEATS:
+    if op in REPEATS:
         low, _, item = av
         return _sequence(item) if low >= 1 else []
-    if op is sre.IN and av and all(o is sre.LITERAL for o, _ in av):  # [%$], or a|b after the parser's merge
+    if op is IN and av and all(o is LITERAL for o, _ in av):  # [%$], or a|b after the parser's merge
         options = frozenset(case_key(_checked(chr(v))) for _, v in av)
         return [options] if all(_ASCII_PIECE.fullmatch(o) for o in options) else []
-    if op is sre.BRANCH:  # one clause: any branch's own most selective clause
+    if op is BRANCH:  # one clause: any branch's own most selective clause
         branches = [_sequence(branch) for branch in av[1]]
         if not all(branches):
             return []

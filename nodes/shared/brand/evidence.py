@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import regex
 
-from nodes.scorecard.results import Evidence
-from nodes.scorecard.sentences import Sentence, sentence_at
+from nodes.shared.brand.reasons import Evidence
+from nodes.shared.brand.sentences import Sentence, sentence_at
 
 
 def evidence_for(text: str, sentences: list[Sentence], start: int, end: int) -> Evidence:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nodes.scorecard.boundaries import BoundaryReport, compile_guardrails, find_boundary_violations
+from nodes.shared.brand.boundaries import BoundaryReport, compile_guardrails, find_boundary_violations
 from stores.brand.models import Guardrails
 
 GUARDRAILS = Guardrails.model_validate(

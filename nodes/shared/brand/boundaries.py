@@ -13,12 +13,12 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from nodes.scorecard.claim_patterns import ClaimPatterns
-from nodes.scorecard.evidence import evidence_for
-from nodes.scorecard.quotes import QuotedSpans
-from nodes.scorecard.results import Evidence, Reason
-from nodes.scorecard.sentences import split_sentences
-from nodes.scorecard.terms import TermEntry, TermHit, TermMatcher, fold_case, fold_to_utf8
+from nodes.shared.brand.claim_patterns import ClaimPatterns
+from nodes.shared.brand.evidence import evidence_for
+from nodes.shared.brand.quotes import QuotedSpans
+from nodes.shared.brand.reasons import Evidence, Reason
+from nodes.shared.brand.sentences import split_sentences
+from nodes.shared.brand.terms import TermEntry, TermHit, TermMatcher, fold_case, fold_to_utf8
 from stores.brand.models import AllowedException, Guardrails
 
 DEFAULT_REGEX_TIMEOUT_S = 0.25

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from regex import _regex as regex_engine
 from regex._regex_core import FULL_CASE_FOLDING, IGNORECASE, UNICODE
 
-from nodes.scorecard.boundaries import BoundaryMatcher
-from nodes.scorecard.claim_patterns import _FOLD_INTO_ASCII, ClaimPatterns, case_key, required_literals
+from nodes.shared.brand.boundaries import BoundaryMatcher
+from nodes.shared.brand.claim_patterns import _FOLD_INTO_ASCII, ClaimPatterns, case_key, required_literals
 from stores.brand.models import Guardrails, compile_pattern
 
 

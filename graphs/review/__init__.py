@@ -1,0 +1,1 @@
+"""The review inbox: stored bucket items and pending interrupts of all three graphs, in one list."""

@@ -1,0 +1,1 @@
+"""The review web page, served by the LangGraph server itself as a custom route (``http.app``)."""
