@@ -56,7 +56,7 @@ def test_check_reports_each_building_block(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("BELEGT_EMBEDDER", "none")
     result = runner.invoke(app, ["check"])
     assert result.exit_code == 0, result.output
-    for block in ("LLM", "Embedder", "Qdrant", "Datenbank", "extractive", "var/qdrant", "sqlite:///var/belegt.db"):
+    for block in ("LLM", "Embedder", "Qdrant", "Datenbank", "extractive", "var/edge", "sqlite:///var/belegt.db"):
         assert block in result.output
 
 
