@@ -97,6 +97,8 @@ BAD_SETTINGS = {
     "qdrant_write_consistency_factor": ("BELEGT_QDRANT_WRITE_CONSISTENCY_FACTOR", "x"),
     "embedder": ("BELEGT_EMBEDDER", "foo"),
     "embedder_threads": ("BELEGT_EMBEDDER_THREADS", "65"),
+    "embed_workers": ("BELEGT_EMBED_WORKERS", "0"),
+    "vector_engine": ("BELEGT_VECTOR_ENGINE", "faiss"),
     "qdrant_prefix": ("BELEGT_QDRANT_PREFIX", "Belegt"),
     "kb_fusion": ("BELEGT_KB_FUSION", "max"),
     "kb_dense_weight": ("BELEGT_KB_DENSE_WEIGHT", "2"),
@@ -105,7 +107,15 @@ BAD_SETTINGS = {
     "kb_cross_ref_extras": ("BELEGT_KB_CROSS_REF_EXTRAS", "-1"),
     "kb_id_pattern": ("BELEGT_KB_ID_PATTERN", "([a-z"),
 }
-ANY_TEXT = {"ollama_model", "mistral_model", "data_dir", "qdrant_path", "qdrant_api_key", "embedding_model"}
+ANY_TEXT = {
+    "ollama_model",
+    "mistral_model",
+    "data_dir",
+    "edge_path",
+    "qdrant_path",
+    "qdrant_api_key",
+    "embedding_model",
+}
 ENTRY_POINT = Path(sys.executable).with_name("belegt")  # the console script `pip install -e .` writes
 
 
