@@ -128,8 +128,9 @@ class HybridIndex:
     def is_current(self, alias: str) -> bool:
         """The alias exists and its version was built with this index's embedder and analyzer."""
         version = self.engine.resolve(alias)
-        if version is None:
-            return False
+        return version is not None and self._built_like_this(version)
+
+    def _built_like_this(self, version: str) -> bool:
         metadata = self.engine.metadata(version)
         return all(metadata.get(key) == value for key, value in self.signature.items())
 
@@ -205,6 +206,8 @@ class HybridIndex:
     ) -> str:
         with self.engine.writing(alias):
             live = self.engine.resolve(alias)
+            if copy_live and live is not None and not self._built_like_this(live):
+                raise IndexUsageError(f"Index {alias!r} wurde mit einem anderen Embedder gebaut: neu aufbauen (build)")
             self._remove_orphans(alias, live)
             dense = self.embedder.dim if self.embedder else None
             version = self.engine.create(alias, dense_dim=dense, tenant_key=self.tenant_key, metadata=self.signature)

@@ -226,6 +226,14 @@ def test_a_version_built_with_another_embedder_is_not_current(engine: VectorEngi
     assert not sparse.is_current("other")
 
 
+def test_an_update_never_mixes_vectors_of_two_embedders(engine: VectorEngine) -> None:
+    HybridIndex(engine, embedder=None, tenant_key="tenant").build("docs", points())
+    hybrid = HybridIndex(engine, embedder=HashEmbedder(dim=32), tenant_key="tenant")
+    with pytest.raises(IndexUsageError, match="anderen Embedder"):
+        hybrid.upsert("docs", points(texts={"new": "Jobticket"}))
+    assert engine.versions("docs") == [hybrid.version_of("docs")]
+
+
 def test_unknown_alias_is_an_error(engine: VectorEngine) -> None:
     with pytest.raises(MissingIndex, match="gibt es nicht"):
         HybridIndex(engine, embedder=None, tenant_key="tenant").search("nope", "Urlaub", filter={"tenant": "a"})
