@@ -42,6 +42,7 @@ serve: $(STAMP)
 	$(BIN)/belegt ask "Wie viele Urlaubstage habe ich in Vollzeit?" --bot hr-demo
 	@# --no-reload: the reloader watches the whole checkout, where the dev server flushes .langgraph_api/ every
 	@# 10 s and belegt writes var/ ("3 changes detected" forever); langgraph dev cannot exclude folders.
+	@echo "Prüfseite (Prüfablage): http://127.0.0.1:$(PORT)/review"
 	$(BIN)/langgraph dev --host 127.0.0.1 --port $(PORT) --no-browser --no-reload
 
 ## The full default test suite, lint and types included.

@@ -79,30 +79,62 @@ class EvalKnowledgeBase:
 
 
 @contextmanager
+def ingested_knowledge_base(
+    folder: Path,
+    settings: StoreSettings,
+    sources: Sequence[Path],
+    kb_id: str,
+    id_pattern: str,
+    progress: Counter,
+    *,
+    mapping: FieldMapping | None = None,
+    keep_index: bool = True,
+    allow_flagged: bool = False,
+) -> Iterator[EvalKnowledgeBase]:
+    """Ingest the sources through the real path into a SQLite file in ``folder`` and a vector engine (Qdrant
+    Edge in ``folder``, or qdrant-client in memory without ``keep_index``); the stores are closed afterwards.
+    ``allow_flagged`` keeps entries the screening would hold back (the poisoning suite needs them)."""
+    database = open_database(f"sqlite:///{folder / 'kb.db'}")
+    engine = EdgeEngine(folder / "edge") if keep_index else memory_engine()
+    try:
+        store = KnowledgeBase.from_settings(
+            settings, engine=engine, database=database, embedder=create_embedder(settings)
+        )
+        for source in sources:
+            ingest_kb(
+                source,
+                kb_id,
+                kb=store,
+                default_id_pattern=id_pattern,
+                chunk_chars=settings.kb_chunk_chars,
+                mapping=mapping,
+                allow_flagged=allow_flagged,
+                progress=progress,
+            )
+        yield EvalKnowledgeBase(kb_id, MemoisedKnowledgeBase(store), store, database)
+    finally:
+        engine.close()
+        database.dispose()
+
+
+@contextmanager
 def eval_knowledge_base(
-    settings: StoreSettings, sources: Sequence[Path], kb_id: str, id_pattern: str, progress: Counter
+    settings: StoreSettings,
+    sources: Sequence[Path],
+    kb_id: str,
+    id_pattern: str,
+    progress: Counter,
+    *,
+    allow_flagged: bool = False,
 ) -> Iterator[EvalKnowledgeBase]:
     """Ingest the sources into a KB in temporary stores (SQLite file, Qdrant in memory) through the real path."""
-    with tempfile.TemporaryDirectory(prefix="belegt-eval-") as folder:
-        database = open_database(f"sqlite:///{Path(folder) / 'eval.db'}")
-        engine = memory_engine()
-        try:
-            store = KnowledgeBase.from_settings(
-                settings, engine=engine, database=database, embedder=create_embedder(settings)
-            )
-            for source in sources:
-                ingest_kb(
-                    source,
-                    kb_id,
-                    kb=store,
-                    default_id_pattern=id_pattern,
-                    chunk_chars=settings.kb_chunk_chars,
-                    progress=progress,
-                )
-            yield EvalKnowledgeBase(kb_id, MemoisedKnowledgeBase(store), store, database)
-        finally:
-            engine.close()
-            database.dispose()
+    with (
+        tempfile.TemporaryDirectory(prefix="belegt-eval-") as folder,
+        ingested_knowledge_base(
+            Path(folder), settings, sources, kb_id, id_pattern, progress, keep_index=False, allow_flagged=allow_flagged
+        ) as kb,
+    ):
+        yield kb
 
 
 @contextmanager
@@ -127,25 +159,8 @@ def cached_knowledge_base(
     )
     folder = settings.data_dir / "eval-kb" / f"{kb_id}-{hashlib.sha256(key.encode()).hexdigest()[:12]}"
     folder.mkdir(parents=True, exist_ok=True)
-    database = open_database(f"sqlite:///{folder / 'kb.db'}")
-    engine = EdgeEngine(folder / "edge")
-    try:
-        store = KnowledgeBase.from_settings(
-            settings, engine=engine, database=database, embedder=create_embedder(settings)
-        )
-        ingest_kb(
-            source,
-            kb_id,
-            kb=store,
-            default_id_pattern=id_pattern,
-            chunk_chars=settings.kb_chunk_chars,
-            mapping=mapping,
-            progress=progress,
-        )
-        yield EvalKnowledgeBase(kb_id, MemoisedKnowledgeBase(store), store, database)
-    finally:
-        engine.close()
-        database.dispose()
+    with ingested_knowledge_base(folder, settings, [source], kb_id, id_pattern, progress, mapping=mapping) as kb:
+        yield kb
 
 
 def answer_services(kb: EvalKnowledgeBase, settings: RunSettings) -> StaticServices:

@@ -41,7 +41,8 @@ def run_evals(
         str,
         typer.Argument(
             metavar="SUITE",
-            help="retrieval, refusal, grounding, invariants, critic, scorecard, scan, law_answers, demo_answers, all.",
+            help="retrieval, refusal, grounding, invariants, poisoning, critic, scorecard, scan, law_answers, "
+            "demo_answers, all.",
         ),
     ],
     data_dir: Annotated[
@@ -54,7 +55,11 @@ def run_evals(
         int | None, typer.Option("--strictness", help="Stufe 1–5; leer: die Vorgabe der Suite.")
     ] = None,
     limit: Annotated[
-        int | None, typer.Option("--limit", help="Höchstens so viele Beispiele je Suite (invariants: Modellausgaben).")
+        int | None,
+        typer.Option(
+            "--limit",
+            help="Höchstens so viele Beispiele je Suite (invariants: Modellausgaben; poisoning: vergiftete Einträge).",
+        ),
     ] = None,
     split: Annotated[
         str, typer.Option("--split", help="Fragensätze: dev (zum Abstimmen) oder report (für Berichte).")
@@ -186,12 +191,20 @@ def bench_answer(
 @bench_app.command("cli")
 def bench_cli(
     runs: Annotated[int, typer.Option("--runs", min=1, max=50, help="Läufe je Befehl (Median).")] = 7,
+    baseline: Annotated[
+        Path | None,
+        typer.Option("--baseline", help="Anderer Checkout (z. B. ein älterer Stand), abwechselnd mitgemessen."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
 ) -> None:
     """Startzeit der Kommandozeile messen: belegt --help, belegt check, belegt ask --help (je eigener Prozess)."""
     from evals.bench.cli_start import print_report, run_cli_benchmark
 
-    _measure(lambda progress: run_cli_benchmark(runs, progress), print_report, as_json, failures=(RuntimeError,))
+    if baseline is not None and not (baseline / "evals" / "cli.py").is_file():
+        fail(escape(f"{baseline}: kein belegt-Checkout (evals/cli.py fehlt)"), code=2)
+    _measure(
+        lambda progress: run_cli_benchmark(runs, progress, baseline), print_report, as_json, failures=(RuntimeError,)
+    )
 
 
 @bench_app.command("critic")

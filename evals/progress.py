@@ -41,21 +41,33 @@ class RichTracker:
     def track(self, items: Iterable[T], description: str, total: int | None = None) -> Iterator[T]:
         if total is None and isinstance(items, Sized):
             total = len(items)
-        task = self._progress.add_task(description, total=total)
+        task = self._start(description, total)
         try:
             for item in items:
                 yield item
                 self._progress.advance(task)
         finally:
-            self._progress.update(task, visible=False)
+            self._finish(task)
 
     @contextmanager
     def counter(self, description: str) -> Iterator[Counter]:
-        task = self._progress.add_task(description, total=None)
+        task = self._start(description, None)
         try:
             yield _TaskCounter(self._progress, task)
         finally:
-            self._progress.update(task, visible=False)
+            self._finish(task)
+
+    def _start(self, description: str, total: int | None) -> TaskID:
+        if not self._progress.console.is_terminal:  # a log or a pipe shows no live bar: one line per step instead
+            size = f" ({total})" if total is not None else ""
+            self._progress.console.print(f"{description}{size} …", soft_wrap=True)
+        return self._progress.add_task(description, total=total)
+
+    def _finish(self, task: TaskID) -> None:
+        self._progress.update(task, visible=False)
+        if not self._progress.console.is_terminal:
+            state = self._progress.tasks[task]
+            self._progress.console.print(f"{state.description}: fertig nach {state.elapsed or 0:.1f} s", soft_wrap=True)
 
 
 @dataclass(frozen=True)

@@ -26,13 +26,14 @@ class PromptBlock:
 
 
 def prompt_blocks(prompt: str) -> list[PromptBlock]:
-    """Blocks in prompt order; the text of a block runs to the next header, separator or the question."""
+    """Blocks in prompt order; the text of a block runs to the next header, separator or the question
+    (its quote fence lines ``⟦…⟧`` are not part of it)."""
     blocks: list[tuple[str, list[str]]] = []
     for line in prompt.splitlines():
         if line.startswith("Frage: "):
             break
         if (line.startswith("Block ") and " — [" in line) or (line.startswith("[") and "·" in line):
             blocks.append((line.split("[", 1)[1].split("]", 1)[0], []))
-        elif blocks and line.strip() and line.strip() != "---":
+        elif blocks and line.strip() and line.strip() != "---" and not line.startswith("⟦"):
             blocks[-1][1].append(line)
     return [PromptBlock(entry_id, "\n".join(lines)) for entry_id, lines in blocks if lines]

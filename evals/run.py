@@ -30,7 +30,7 @@ from evals.datasets import DatasetError
 from evals.progress import RichTracker, progress_display
 from evals.report import run_folder, table_json, write_report
 from evals.suite import REPO_ROOT, RunSettings, Split, Suite, SuiteContext
-from evals.suites import critic, grounding, invariants, questions, refusal, retrieval, scan, scorecard
+from evals.suites import critic, grounding, invariants, poisoning, questions, refusal, retrieval, scan, scorecard
 from graphs.settings import load_settings
 from nodes.settings import ProviderName
 from nodes.shared.llm import probe_provider
@@ -45,6 +45,7 @@ SUITES: dict[str, Suite] = {
         refusal.SUITE,
         grounding.SUITE,
         invariants.SUITE,
+        poisoning.SUITE,
         critic.SUITE,
         scorecard.SUITE,
         scan.SUITE,

@@ -8,7 +8,7 @@ reports, baselines.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +62,18 @@ class Table:
     title: str
     columns: tuple[str, ...]
     rows: list[tuple[Any, ...]]
+
+
+BUCKETS = ("delivered", "refused", "human_review")
+
+
+def bucket_table(buckets: Mapping[int, Mapping[str, int]]) -> Table:
+    """How many answers each strictness level delivered, refused or sent to review."""
+    return Table(
+        "Buckets je Stufe",
+        ("Stufe", *BUCKETS),
+        [(lv, *(counts.get(b, 0) for b in BUCKETS)) for lv, counts in buckets.items()],
+    )
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 resolve_policy → screen_input → plan_queries → retrieve_passages → assess_retrieval → trim_context
 → [summarize_blocks …] → draft_answer → validate_answer ⟲ regenerate_answer (once) | withhold_answer
-→ critique_answer → review_answer (below threshold) → finalize_answer
+→ critique_answer → review_answer | hold_for_review (below threshold) → finalize_answer
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from nodes.answer.plan import plan_queries
 from nodes.answer.policy import resolve_policy
 from nodes.answer.regenerate import regenerate_answer, withhold_answer
 from nodes.answer.retrieve import assess_retrieval, retrieve_passages, route_after_assess_retrieval
-from nodes.answer.review import review_answer
+from nodes.answer.review import hold_for_review, review_answer
 from nodes.answer.screen import route_after_screen_input, screen_input
 from nodes.answer.services import AnswerServices
 from nodes.answer.state import AnswerInput, AnswerOutput, AnswerState
@@ -52,6 +52,7 @@ def build_answer_graph(services: AnswerServices) -> StateGraph[AnswerState, Answ
     builder.add_node(withhold_answer)
     builder.add_node("critique_answer", partial(critique_answer, services=services))
     builder.add_node(review_answer)
+    builder.add_node(hold_for_review)
     builder.add_node("finalize_answer", partial(finalize_answer, services=services), retry_policy=STORE_RETRY)
 
     builder.add_edge(START, "resolve_policy")
@@ -68,6 +69,7 @@ def build_answer_graph(services: AnswerServices) -> StateGraph[AnswerState, Answ
     builder.add_edge("withhold_answer", "finalize_answer")
     builder.add_conditional_edges("critique_answer", route_after_critique_answer)
     builder.add_edge("review_answer", "finalize_answer")
+    builder.add_edge("hold_for_review", "finalize_answer")
     builder.add_edge("finalize_answer", END)
     return builder
 

@@ -24,6 +24,7 @@ from stores.scan.catalog import CatalogStore
 from stores.scan.clause_index import ClauseIndex
 from stores.scan.documents import DocumentStore
 from stores.scan.findings import FindingStore
+from stores.scan.trail import AuditTrail
 from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
 from stores.sql.engine import Database, open_database
@@ -90,7 +91,7 @@ class AppResources:
 
     @cached_property
     def scan_findings(self) -> FindingStore:
-        return FindingStore(self.database)
+        return FindingStore(self.database, trail=AuditTrail.from_settings(self.settings))
 
     @cached_property
     def clauses(self) -> ClauseIndex:

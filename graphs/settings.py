@@ -35,7 +35,10 @@ _REASONS = {
     "less_than": "muss kleiner als {lt} sein",
     "less_than_equal": "darf höchstens {le} sein",
     "string_pattern_mismatch": "passt nicht zum Muster {pattern}",
+    "too_short": "braucht mindestens {min_length} Zeichen",  # a SecretStr with min_length (the audit key)
 }
+SECRET_FIELDS = frozenset({"audit_key", "mistral_api_key", "qdrant_api_key"})
+"""Their values never appear in an error message."""
 
 
 def _reason(error: ErrorDetails) -> str:
@@ -56,4 +59,5 @@ def _describe(error: ErrorDetails) -> str:
         variable = f"{field} / {field.removeprefix('BELEGT_')}"
     else:
         variable = f"BELEGT_{field.upper()}"
-    return f"{variable}: {message} (Wert {error.get('input')!r})"
+    shown = "verborgen" if field.removeprefix("BELEGT_").lower() in SECRET_FIELDS else repr(error.get("input"))
+    return f"{variable}: {message} (Wert {shown})"

@@ -98,6 +98,15 @@ class StoreSettings(ProviderEndpoints):
         description="Default pattern of entry IDs for a new KB (e.g. lb-atz-07); `belegt ingest --id-pattern`.",
     )
 
+    audit_key: SecretStr | None = Field(
+        None,
+        min_length=32,
+        description="Secret key of the scan audit hash (HMAC); default: <data_dir>/audit.key, created once.",
+    )
+    audit_head_file: Path | None = Field(
+        None, description="Append-only file that receives the chain head (audit hash) of every stored scan."
+    )
+
     @field_validator("database_url")
     @classmethod
     def _known_database(cls, value: str | None) -> str | None:

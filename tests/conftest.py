@@ -52,8 +52,8 @@ def postgres_server() -> str:
 
 
 @pytest.fixture
-def postgres_url(postgres_server: str) -> Iterator[str]:
-    """A fresh schema per test, selected through the connection's search_path."""
+def empty_postgres_url(postgres_server: str) -> Iterator[str]:
+    """A fresh, empty schema per test (connecting as its owner), selected through the connection's search_path."""
     schema = f"t_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(postgres_server, autocommit=True) as connection:
         connection.execute(f'CREATE SCHEMA "{schema}"')
@@ -63,6 +63,27 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
     finally:
         with psycopg.connect(postgres_server, autocommit=True) as connection:
             connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture
+def postgres_url(empty_postgres_url: str, postgres_server: str) -> Iterator[str]:
+    """A migrated schema reached as an application role that owns nothing (unique name, dropped afterwards)."""
+    database = open_database(empty_postgres_url)
+    database.dispose()
+    role = f"belegt_app_{uuid.uuid4().hex[:12]}"
+    options = make_url(empty_postgres_url).query["options"]
+    assert isinstance(options, str)
+    schema = options.removeprefix("-csearch_path=")
+    with psycopg.connect(postgres_server, autocommit=True) as connection:
+        connection.execute(f'CREATE ROLE "{role}" LOGIN')
+        connection.execute(f'SET search_path = "{schema}"')
+        connection.execute("SELECT grant_application_role(%s)", (role,))
+    try:
+        yield make_url(empty_postgres_url).set(username=role).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(postgres_server, autocommit=True) as connection:
+            connection.execute(f'DROP OWNED BY "{role}"')
+            connection.execute(f'DROP ROLE "{role}"')
 
 
 @pytest.fixture

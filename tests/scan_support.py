@@ -18,13 +18,18 @@ from nodes.scan.state import ScanInput
 from nodes.shared.scripted_llm import ScriptedChatModel
 from stores.ingest.catalog import import_catalog
 from stores.ingest.documents import read_document
+from stores.scan.audit import AuditHeader
 from stores.scan.catalog import CatalogStore, CatalogVersion, RequirementDraft
 from stores.scan.clause_index import ClauseIndex
 from stores.scan.documents import DocumentDraft, DocumentStore, PageText, StoredDocument
+from stores.scan.findings import FindingRecord
+from stores.scan.trail import AuditTrail
 from stores.settings import StoreSettings
 from stores.sql.engine import Database
 from stores.vector.qdrant import memory_engine
 
+AUDIT_KEY = b"belegt-test-audit-key-0123456789abcdef"
+TRAIL = AuditTrail(key=AUDIT_KEY)
 PAGE_ONE = "Leistungsdaten\nSensitivität 96,4 %\n(n = 250 Proben)   im Vergleich zur PCR."
 PAGE_THREE = "Unser Test ist 100 % sicher und ersetzt jede ärztliche Diagnose."
 
@@ -208,10 +213,50 @@ def scan_graph(
 ) -> Any:
     """The scan graph on the env's stores and the given scripted models, compiled with an InMemorySaver."""
     services = StaticScanServices.on_database(
-        env.database, env.clauses, finding_model=finding_model, critic_model=critic_model
+        env.database, env.clauses, finding_model=finding_model, critic_model=critic_model, audit_trail=TRAIL
     )
     return build_scan_graph(services).compile(checkpointer=checkpointer or InMemorySaver())
 
 
 def scan_input(env: ScanEnv, scan_id: str = "scan-test") -> ScanInput:
     return ScanInput(scan_id=scan_id, document_id=env.document.id, catalog_version_id=env.version.id)
+
+
+def sample_header(document: StoredDocument, version: CatalogVersion, scan_id: str = "scan-1") -> AuditHeader:
+    return AuditHeader(
+        scan_id=scan_id,
+        document_sha256=document.sha256,
+        catalog_version_id=version.id,
+        model_ids={"findings": "scripted-a", "critic": "scripted-b"},
+        prompt_version="p1",
+    )
+
+
+def sample_findings(requirement_1: int, requirement_2: int) -> list[FindingRecord]:
+    """Two findings on the default document: REQ-1 on page 1 (MAJOR), REQ-2 on page 3 (to be reviewed)."""
+    return [
+        FindingRecord(
+            requirement_id=requirement_1,
+            stable_id="REQ-1",
+            chunk_id="c1",
+            page_number=1,
+            exact_quote="Sensitivität 96,4 %",
+            finding_text="Konfidenzintervall fehlt.",
+            proposed_severity="MAJOR",
+            severity="MAJOR",
+            bucket="report",
+            confidence=0.9,
+        ),
+        FindingRecord(
+            requirement_id=requirement_2,
+            stable_id="REQ-2",
+            chunk_id="c2",
+            page_number=3,
+            exact_quote="Unser Test ist 100 %\nsicher",
+            finding_text="Absolutes Versprechen.",
+            proposed_severity="MINOR",
+            severity="UNCERTAIN",
+            bucket="human_review",
+            confidence=0.55,
+        ),
+    ]

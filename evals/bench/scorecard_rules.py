@@ -19,13 +19,15 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
 from evals.bench.data import BenchmarkDataError, read_jsonl
+from evals.progress import tracker
+from evals.suite import Tracker
 from nodes.scorecard.tone import measure_tone
 from nodes.shared.brand.boundaries import BoundaryMatcher
 from nodes.shared.brand.terms import TermEntry, TermMatcher
@@ -110,7 +112,7 @@ def baseline_pattern(guardrails: Guardrails, *, with_claims: bool) -> re.Pattern
 
 
 def interleaved_samples(
-    repeats: int, runs: dict[str, Callable[[], int]], min_sample_s: float = 1.0
+    rounds: Iterable[int], runs: dict[str, Callable[[], int]], min_sample_s: float = 1.0
 ) -> tuple[dict[str, list[float]], dict[str, int]]:
     """Seconds per pass of each run in each round, and its hit count. The runs take turns round by round, so a
     slow phase of a shared machine hits neighbours in the same round alike, and each sample repeats a fast run
@@ -118,7 +120,7 @@ def interleaved_samples(
     passes = {name: max(1, math.ceil(min_sample_s / _seconds(run))) for name, run in runs.items()}
     times: dict[str, list[float]] = {name: [] for name in runs}
     hits: dict[str, int] = {}
-    for _ in range(repeats):
+    for _ in rounds:
         for name, run in runs.items():
             started = time.perf_counter()
             for _ in range(passes[name]):
@@ -138,7 +140,7 @@ def _seconds(run: Callable[[], int]) -> float:
     return time.perf_counter() - started
 
 
-def measure(documents: list[str], repeats: int) -> dict[str, Any]:
+def measure(documents: list[str], repeats: int, progress: Tracker) -> dict[str, Any]:
     words = sum(len(_WORD.findall(d)) for d in documents)
     guardrails = draw_guardrails(documents)
     started = time.perf_counter()
@@ -159,7 +161,7 @@ def measure(documents: list[str], repeats: int) -> dict[str, Any]:
         "k6_full": lambda: sum(len(matcher.check(d).violations) for d in documents),
         "k3_tone": lambda: sum(len(measure_tone(d, tone_rules).reasons) for d in documents),
     }
-    times, hits = interleaved_samples(repeats, runs)
+    times, hits = interleaved_samples(progress.track(range(repeats), "Runden (alle Schichten, je ≥ 1 s)"), runs)
     rate = {name: round(words / statistics.median(samples)) for name, samples in times.items()}
     return {
         "command": "python -m evals.bench.scorecard_rules " + " ".join(sys.argv[1:]),
@@ -190,7 +192,8 @@ def main() -> None:
         documents = load_documents(args.data_dir, args.words)
     except BenchmarkDataError as exc:
         sys.exit(f"Fehler: {exc} (Daten unter --data-dir, Standard ../shared/data neben dem Repository).")
-    report = measure(documents, args.repeats)
+    with tracker() as progress:
+        report = measure(documents, args.repeats, progress)
     if args.json:
         print(json.dumps(report, indent=2))
         return

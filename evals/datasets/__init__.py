@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -43,21 +43,29 @@ class GoldenExample(_Strict):
     reference_outputs: GoldenReference
 
 
-def load_golden_set(path: Path = GROUNDING_DEMO) -> list[GoldenExample]:
-    examples: list[GoldenExample] = []
+Row = TypeVar("Row", bound=BaseModel)
+
+
+def read_rows(path: Path, model: type[Row]) -> list[Row]:
+    """Every line of a JSONL dataset as ``model``; DatasetError names file, line and field, or repeated ids."""
+    rows: list[Row] = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            examples.append(GoldenExample.model_validate(json.loads(line)))
+            rows.append(model.model_validate(json.loads(line)))
         except json.JSONDecodeError as exc:
             raise DatasetError(f"{path.name}:{number}: kein gültiges JSON ({exc.msg})") from None
         except ValidationError as exc:
             first = exc.errors()[0]
-            field = ".".join(str(part) for part in first["loc"])
+            field = ".".join(str(part) for part in first["loc"]) or "Zeile"
             raise DatasetError(f"{path.name}:{number}: {field}: {first['msg']}") from None
-    ids = [e.id for e in examples]
+    ids = [str(getattr(row, "id", number)) for number, row in enumerate(rows)]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
         raise DatasetError(f"{path.name}: doppelte IDs {', '.join(duplicates)}")
-    return examples
+    return rows
+
+
+def load_golden_set(path: Path = GROUNDING_DEMO) -> list[GoldenExample]:
+    return read_rows(path, GoldenExample)

@@ -9,13 +9,12 @@ differ in), ``absent_terms`` (out of KB: words the KB nowhere contains, which th
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from evals.datasets import DatasetError
+from evals.datasets import read_rows
 
 HERE = Path(__file__).resolve().parent
 LAW_QUESTIONS = HERE / "questions_law.jsonl"
@@ -67,20 +66,5 @@ class Question(BaseModel):
 
 def load_questions(path: Path, split: Split | None = None) -> list[Question]:
     """The questions of ``path`` (those of one ``split`` when given); DatasetError names file, line and field."""
-    questions: list[Question] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            questions.append(Question.model_validate(json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise DatasetError(f"{path.name}:{number}: kein gültiges JSON ({exc.msg})") from None
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            field = ".".join(str(part) for part in first["loc"]) or "Zeile"
-            raise DatasetError(f"{path.name}:{number}: {field}: {first['msg']}") from None
-    ids = [q.id for q in questions]
-    duplicates = sorted({i for i in ids if ids.count(i) > 1})
-    if duplicates:
-        raise DatasetError(f"{path.name}: doppelte IDs {', '.join(duplicates)}")
+    questions = read_rows(path, Question)
     return [q for q in questions if split is None or q.split == split]

@@ -50,7 +50,18 @@ from evals.evaluators.answers import (
 )
 from evals.evaluators.calibration import expected_calibration_error, roc_auc
 from evals.plots import grouped_bars
-from evals.suite import REPO_ROOT, Dataset, Metric, Plot, Suite, SuiteContext, SuiteResult, Table, dataset_version
+from evals.suite import (
+    REPO_ROOT,
+    Dataset,
+    Metric,
+    Plot,
+    Suite,
+    SuiteContext,
+    SuiteResult,
+    Table,
+    bucket_table,
+    dataset_version,
+)
 from evals.suite import stratified as stratified_sample
 from nodes.answer.blocks import evidence_text
 from nodes.answer.context import AnswerContext
@@ -214,11 +225,7 @@ def run_question_set(spec: QuestionSet, ctx: SuiteContext) -> SuiteResult:
         metrics=metrics,
         settings={"split": split, "levels": list(levels), "strictness_used": main_level, "kb": spec.kb_label},
         tables=[
-            Table(
-                "Buckets je Stufe",
-                ("Stufe", "delivered", "refused", "human_review"),
-                [(lv, *(buckets[lv][b] for b in ("delivered", "refused", "human_review"))) for lv in levels],
-            ),
+            bucket_table(buckets),
             Table(
                 f"Je Frage (Stufe {main_level})", ("ID", "Art", "Bucket", "Belege", "richtig+belegt", "Konfidenz"), rows
             ),

@@ -19,7 +19,17 @@ from evals.bench.data import article_fold, load_passages, read_jsonl, write_pass
 from evals.evaluators import EvaluationResult, mean_scores
 from evals.evaluators.answers import gold_span_cited, low_score_notice, refused
 from evals.plots import share_plot
-from evals.suite import Dataset, Metric, Suite, SuiteContext, SuiteResult, Table, dataset_version, evenly_spread
+from evals.suite import (
+    Dataset,
+    Metric,
+    Suite,
+    SuiteContext,
+    SuiteResult,
+    Table,
+    bucket_table,
+    dataset_version,
+    evenly_spread,
+)
 from nodes.answer.context import AnswerContext
 
 DATA = "xquad_de/derived"
@@ -116,11 +126,7 @@ def run(ctx: SuiteContext) -> SuiteResult:
         metrics=metrics,
         settings={"levels": list(levels), "answerable": len(answerable), "unanswerable": len(unanswerable)},
         tables=[
-            Table(
-                "Buckets je Stufe",
-                ("Stufe", "delivered", "refused", "human_review"),
-                [(lv, *(buckets[lv][b] for b in ("delivered", "refused", "human_review"))) for lv in levels],
-            ),
+            bucket_table(buckets),
             Table(
                 "Nur Report-Fold (Artikel, die die Kalibrierung nicht gesehen hat)",
                 ("Stufe", "Ablehnung unbeantwortbar", "n", "Fehlablehnung", "n", "Goldspanne mit Goldbeleg"),

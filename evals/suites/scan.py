@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,7 @@ from stores.ingest.documents import read_document
 from stores.scan.catalog import CatalogStore
 from stores.scan.clause_index import ClauseIndex
 from stores.scan.documents import DocumentStore
+from stores.scan.trail import AuditTrail
 from stores.scan.whitespace import canonical_whitespace
 from stores.sql.engine import open_database
 from stores.vector.embedders import create_embedder
@@ -153,6 +155,7 @@ def run(ctx: SuiteContext) -> SuiteResult:
                 clauses,
                 finding_model=finding_model,
                 critic_model=critic_model,
+                audit_trail=AuditTrail(key=secrets.token_bytes(32)),  # a throwaway database, a throwaway key
                 provider=ctx.settings.provider if ctx.settings.llm_configured else "scripted",
             )
             graph = build_scan_graph(services).compile(name="scan")

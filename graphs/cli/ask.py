@@ -67,6 +67,8 @@ def ask(
         marker = "" if source.official or "nicht amtlich" in source.work else " (nicht amtlich)"
         line = f"  [{source.id}] {source.title} · {source.section} · Stand {source.stand} · {source.work}{marker}"
         console.print(escape(line))
+    if output.get("bucket") == "human_review":
+        console.print("Der Entwurf liegt in der Prüfablage: belegt review list")
 
 
 def ask_with_review(services: AnswerServices, question: str, context: AnswerContext, path: Path) -> dict[str, Any]:

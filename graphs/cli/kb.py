@@ -89,6 +89,12 @@ def ingest(
         Path | None,
         typer.Option("--mapping", help="YAML-Zuordnungsdatei (fields: …, values: …); --map/--set ergänzen sie."),
     ] = None,
+    allow_flagged: Annotated[
+        bool,
+        typer.Option(
+            "--allow-flagged", help="Einträge, die wie Anweisungen an den Assistenten klingen, trotzdem einlesen."
+        ),
+    ] = False,
 ) -> None:
     """Eine Wissensbasis einlesen: prüfen, dann idempotent abgleichen (neu / geändert / unverändert / entfernt)."""
     from stores.ingest.kb import KBInputError, ingest_kb
@@ -111,6 +117,7 @@ def ingest(
                 prune=prune,
                 id_pattern=id_pattern,
                 mapping=mapping,
+                allow_flagged=allow_flagged,
                 progress=bar,
             )
         except (KBInputError, InvalidKBId, FieldMappingError) as exc:
@@ -130,6 +137,13 @@ def _print_summary(summary: IngestSummary) -> None:
         str(summary.conflicts),
     )
     console.print(table)
+    if summary.flagged:
+        verdict = "zurückgehalten" if summary.flagged_held_back else "trotzdem eingelesen (--allow-flagged)"
+        console.print(
+            f"[yellow]{len(summary.flagged)} Einträge klingen wie Anweisungen an den Assistenten, {verdict}:[/]"
+        )
+        for flag in summary.flagged:
+            console.print(f"  - {escape(flag.describe())}")
     if summary.rebuilt:
         console.print(
             "Index komplett neu aufgebaut (Embedder/Analyzer geändert oder Index abweichend); Alias umgestellt."

@@ -237,6 +237,7 @@ def verify(
 
     from nodes.scan.state import ScanReport
     from stores.scan.findings import FindingStore
+    from stores.scan.trail import AuditTrail
 
     settings = settings_or_exit()
     try:
@@ -247,7 +248,8 @@ def verify(
         error = exc.errors()[0]
         where = ".".join(str(part) for part in error["loc"]) or "Datei"
         fail(f"{report_file.name}: kein gültiger belegt-Prüfbericht ({where}: {error['msg']})")
-    verdict = FindingStore(database_or_exit(settings)).verify(report.audit_record())
+    trail = AuditTrail.from_settings(settings)
+    verdict = FindingStore(database_or_exit(settings), trail=trail).verify(report.audit_record())
     differences = list(verdict.differences)
     if document is not None:
         digest = hashlib.sha256(document.read_bytes()).hexdigest()

@@ -1,10 +1,10 @@
-"""How retrieved hits appear to the model: numbered context blocks with their header."""
+"""How retrieved hits appear to the model: numbered context blocks with their header, text fenced as a quote."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from nodes.answer.prompts import CONTEXT_BLOCK
+from nodes.answer.prompts import CONTEXT_BLOCK, EVIDENCE_BLOCK, QUOTE_MARKS
 from stores.kb.models import Hit
 
 NON_OFFICIAL_LABEL = " (nicht amtlich)"
@@ -23,8 +23,19 @@ def format_block(number: int, hit: Hit) -> str:
         section=hit.section or "–",
         stand=hit.stand,
         work=work_label(hit),
-        text=hit.text,
+        text=quoted_text(hit.text),
     )
+
+
+def quoted_text(text: str) -> str:
+    """Text that cannot close (or open) a quote fence: fence characters in it become plain brackets."""
+    opening, closing = QUOTE_MARKS
+    return text.replace(opening, "[").replace(closing, "]")
+
+
+def format_evidence(hit: Hit) -> str:
+    """A hit as fenced evidence for the critic."""
+    return EVIDENCE_BLOCK.format(id=hit.entry_id, text=quoted_text(evidence_text(hit)))
 
 
 def format_blocks(hits: Sequence[Hit]) -> str:

@@ -12,7 +12,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, ValidationError
 
-from nodes.answer.blocks import evidence_text
+from nodes.answer.blocks import evidence_text, format_evidence
 from nodes.answer.context import AnswerContext
 from nodes.answer.extractive import conflict_side_line
 from nodes.answer.prompts import CRITIC_SYSTEM_PROMPT, CRITIC_USER_PROMPT
@@ -162,7 +162,7 @@ def ask_critic_parallel(
 
 
 def _evidence(hits: Sequence[Hit]) -> str:
-    return "\n\n".join(f"[{h.entry_id}] {evidence_text(h)}" for h in hits) or "(keine)"
+    return "\n\n".join(format_evidence(h) for h in hits) or "(keine)"
 
 
 def _unconfirmed(claim: str) -> ClaimVerdict:
@@ -202,7 +202,8 @@ def _verdict(claim: str, result: object, provider: ProviderName) -> tuple[ClaimV
 
 def route_after_critique_answer(
     state: AnswerState, runtime: Runtime[AnswerContext]
-) -> Literal["finalize_answer", "review_answer"]:
-    if state.get("refused") or state["confidence"] >= context_of(runtime).confidence_threshold:
+) -> Literal["finalize_answer", "review_answer", "hold_for_review"]:
+    ctx = context_of(runtime)
+    if state.get("refused") or state["confidence"] >= ctx.confidence_threshold:
         return "finalize_answer"
-    return "review_answer"
+    return "review_answer" if ctx.review == "interrupt" else "hold_for_review"

@@ -6,8 +6,8 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from nodes.answer.blocks import format_blocks, work_label
-from nodes.answer.prompts import ANSWER_USER_PROMPT, MAP_SYSTEM_PROMPT
+from nodes.answer.blocks import format_blocks, quoted_text, work_label
+from nodes.answer.prompts import ANSWER_USER_PROMPT, MAP_SYSTEM_PROMPT, NOTE_BLOCK
 from nodes.answer.runtime import generate_text
 from nodes.answer.services import AnswerServices
 from nodes.answer.state import BlockGroupTask, BlockNote
@@ -44,6 +44,8 @@ def format_notes(notes: list[BlockNote], blocks: list[Hit]) -> str:
     parts = []
     for note in sorted(notes, key=lambda n: [h.entry_id for h in blocks].index(n.entry_id)):
         hit = by_id[note.entry_id]
-        header = f"[{hit.entry_id}] {hit.title} · Stand: {hit.stand} · Werk: {work_label(hit)}"
-        parts.append(header + "\n" + "\n".join(f"- {bullet}" for bullet in note.bullets))
+        bullets = quoted_text("\n".join(f"- {bullet}" for bullet in note.bullets))
+        parts.append(
+            NOTE_BLOCK.format(id=hit.entry_id, title=hit.title, stand=hit.stand, work=work_label(hit), bullets=bullets)
+        )
     return "\n\n".join(parts)

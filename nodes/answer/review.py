@@ -1,4 +1,4 @@
-"""review_answer: answers below the confidence threshold go to a person, in the run or in the review bucket.
+"""Answers below the confidence threshold go to a person: in the run (review_answer) or the bucket (hold_for_review).
 
 Both ways show the reviewer the same ``HumanInterrupt`` request. An edited answer is delivered only when the
 deterministic validator finds nothing; otherwise the reviewer is asked again with the violations listed.
@@ -85,14 +85,25 @@ def answer_review_request(state: AnswerState, threshold: float, problems: list[s
     return review_request(REVIEW_ACTION, args, description)
 
 
-def review_answer(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[str, Any]:
-    ctx = context_of(runtime)
-    policy = state["policy"]
+def _withheld(state: AnswerState) -> dict[str, Any]:
     draft = state["answer"] or state.get("draft")
-    withheld = {"draft": draft, "answer": policy.uncertain_message, "refused": True}
-    if ctx.review == "bucket":
-        request = answer_review_request(state, ctx.confidence_threshold, [])
-        return {**withheld, "bucket": "human_review", "review_request": request}
+    return {"draft": draft, "answer": state["policy"].uncertain_message, "refused": True}
+
+
+def hold_for_review(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[str, Any]:
+    """review: bucket — the user gets the uncertain message; the record waits with its request in the bucket."""
+    request = answer_review_request(state, context_of(runtime).confidence_threshold, [])
+    return {**_withheld(state), "bucket": "human_review", "review_request": request}
+
+
+def review_answer(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[str, Any]:
+    """review: interrupt — pause until the reviewer decides (needs a checkpointer).
+
+    The mode is chosen by the router, not here: a resumed run may come without the original context.
+    """
+    threshold = context_of(runtime).confidence_threshold
+    policy = state["policy"]
+    withheld = _withheld(state)
 
     def carry_out(decision: ReviewerDecision) -> dict[str, Any]:
         if decision.action == "approve":
@@ -105,6 +116,12 @@ def review_answer(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[s
         )
         if problems:
             raise Refused(problems)
-        return {"answer": edited, "draft": draft, "bucket": "delivered", "review_decision": "edited", "confidence": 1.0}
+        return {
+            "answer": edited,
+            "draft": withheld["draft"],
+            "bucket": "delivered",
+            "review_decision": "edited",
+            "confidence": 1.0,
+        }
 
-    return decide(lambda problems: answer_review_request(state, ctx.confidence_threshold, problems), carry_out)
+    return decide(lambda problems: answer_review_request(state, threshold, problems), carry_out)

@@ -6,6 +6,7 @@ from typing import Annotated, Literal, Required
 from pydantic import BaseModel, ConfigDict
 from typing_extensions import TypedDict
 
+from nodes.answer.instructions import WithheldText
 from nodes.settings import ProviderName
 from nodes.shared.review import HumanInterrupt
 from nodes.shared.strictness import GuardrailCategory, LowScoreAction, StrictnessConfig
@@ -126,6 +127,7 @@ class AnswerState(AnswerInput, AnswerOutput, total=False):
     question_type: QuestionType
     hits: list[Hit]
     context_blocks: list[Hit]
+    withheld_instructions: list[WithheldText]
     conflicts: list[KBConflict]
     notes: Annotated[list[BlockNote], operator.add]
     claims: list[ClaimVerdict]

@@ -8,10 +8,11 @@ from typing import Any, Literal
 import regex
 
 from nodes.answer.blocks import evidence_text
+from nodes.answer.instructions import WithheldText
 from nodes.answer.prompts import BRAND_RULE_BROKEN, BRAND_RULE_UNCHECKED
 from nodes.answer.state import AnswerState, ResolvedPolicy
 from nodes.shared.brand.boundaries import find_boundary_violations
-from nodes.shared.citations import cited_ids, numbers_in, unsupported_numbers, without_citations
+from nodes.shared.citations import cited_ids, number_vocabulary, numbers_in, unsupported_numbers, without_citations
 from nodes.shared.text import split_sentences
 from stores.brand.models import Guardrails
 from stores.kb.models import Hit, KBConflict
@@ -124,9 +125,41 @@ def _conflict_violations(
     return problems
 
 
+def executed_instructions(
+    answer: str, question: str, blocks: Sequence[Hit], withheld: Sequence[WithheldText]
+) -> list[str]:
+    """Answer sentences that carry out an instruction found in the context (and withheld from it).
+
+    A sentence carries it out when it states what only the withheld text says: a number that no passed-on
+    block or the question contains, or at least two content words found nowhere but in the withheld text.
+    """
+    if not withheld:
+        return []
+    clean = [evidence_text(hit) for hit in blocks] + [question]
+    clean_terms = {term for text in clean for term in analyze(text)}
+    clean_numbers = number_vocabulary(clean)
+    withheld_terms = {term for item in withheld for term in analyze(item.text)} - clean_terms
+    withheld_numbers = number_vocabulary([item.text for item in withheld]) - clean_numbers
+    problems = []
+    for sentence in split_sentences(answer):
+        body = without_citations(sentence)
+        numbers = [token for token, forms in numbers_in(body) if forms & withheld_numbers]
+        words = set(analyze(body)) & withheld_terms
+        if numbers or len(words) >= 2:
+            problems.append(sentence)
+    if not problems:
+        return []
+    sources = ", ".join(dict.fromkeys(item.entry_id for item in withheld))
+    listed = "; ".join(f"„{s[:80]}“" for s in problems[:MAX_LISTED])
+    return [f"Die Antwort folgt einer Anweisung aus dem Kontext ({sources}), die kein Beleg ist: {listed}."]
+
+
 def validate_answer(state: AnswerState) -> dict[str, Any]:
     violations = find_violations(
         state["answer"], state["question_for_model"], state["context_blocks"], state["conflicts"], state["policy"]
+    )
+    violations += executed_instructions(
+        state["answer"], state["question_for_model"], state["context_blocks"], state.get("withheld_instructions", [])
     )
     return {"violations": violations}
 

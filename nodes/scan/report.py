@@ -5,9 +5,6 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from langgraph.runtime import Runtime
-
-from nodes.scan.context import ScanContext, context_of
 from nodes.scan.services import ScanServices
 from nodes.scan.state import SEVERITY_ORDER, ReportCounts, ReportedFinding, ScanReport, ScanState
 from stores.scan.audit import AUDIT_ALGORITHM, Severity
@@ -20,8 +17,7 @@ SEVERITY_TITLES: dict[str, str] = {
 }
 
 
-def write_report(state: ScanState, runtime: Runtime[ScanContext], *, services: ScanServices) -> dict[str, Any]:
-    ctx = context_of(runtime)
+def write_report(state: ScanState, *, services: ScanServices) -> dict[str, Any]:
     audit = state["audit"]
     catalog = state["catalog"]
     clauses = {r.stable_id: r for r in services.catalogs.requirements(catalog.id)}
@@ -67,7 +63,7 @@ def write_report(state: ScanState, runtime: Runtime[ScanContext], *, services: S
         catalog=catalog,
         model_ids=audit.header.model_ids,
         prompt_version=audit.header.prompt_version,
-        confidence_threshold=ctx.confidence_threshold,
+        confidence_threshold=state["confidence_threshold"],
         findings=grouped,
         human_review=human_review,
         not_assessed=sorted(not_assessed, key=lambda n: n.chunk_id),

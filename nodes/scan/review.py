@@ -9,10 +9,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Literal
 
-from langgraph.runtime import Runtime
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from nodes.scan.context import ScanContext, context_of
 from nodes.scan.services import FindingSink, ScanServices
 from nodes.scan.state import RoutedFinding, ScanState
 from nodes.shared.review import (
@@ -27,6 +25,7 @@ from nodes.shared.review import (
 from stores.scan.findings import REJECTION_REASONS, QuoteCandidate
 
 REVIEW_ACTION = "Befund übernehmen"
+REVIEWER_MISSING = 'Prüfer unbekannt: die Antwort braucht "reviewer" (wer entscheidet).'
 KeptSeverity = Literal["MAJOR", "MINOR", "HINT"]
 
 
@@ -119,7 +118,7 @@ def checked_decision(
 
 
 def route_finding(finding: RoutedFinding, decision: ReviewerDecision, edit: FindingEdit) -> RoutedFinding | None:
-    """The finding after the decision; None when it is dismissed."""
+    """The finding after the decision, signed with the reviewer's name; None when it is dismissed."""
     if decision.action == "reject":
         return None
     draft_changes = {k: v for k, v in edit.model_dump(exclude={"severity"}).items() if v is not None}
@@ -129,11 +128,20 @@ def route_finding(finding: RoutedFinding, decision: ReviewerDecision, edit: Find
             "severity": edit.severity or finding.proposed_severity,
             "bucket": "report",
             "human_reviewed": True,
+            "reviewed_by": (decision.reviewer or "").strip() or None,
         }
     )
 
 
-def review_findings(state: ScanState, runtime: Runtime[ScanContext], *, services: ScanServices) -> dict[str, Any]:
+def signed_decision(decision: ReviewerDecision, **where: Any) -> tuple[ReviewerDecision, FindingEdit]:
+    """``checked_decision``, and a kept finding must name its reviewer (``HumanResponse.reviewer``; the server
+    fills it from the signed-in user): the audit trail stores who decided."""
+    if decision.action != "reject" and not (decision.reviewer or "").strip():
+        raise Refused([REVIEWER_MISSING])
+    return checked_decision(decision, **where)
+
+
+def review_findings(state: ScanState, *, services: ScanServices) -> dict[str, Any]:
     """Pause for each uncertain finding (needs a checkpointer); a reply that does not fit is asked again."""
     store = services.findings
     kept, dismissed = [], []
@@ -143,19 +151,14 @@ def review_findings(state: ScanState, runtime: Runtime[ScanContext], *, services
             continue
         draft = finding.draft
         view = FindingUnderReview(
-            stable_id=draft.clause.stable_id,
+            **finding.quoted(),
             title=draft.clause.title,
             requirement_text=draft.clause.requirement_text,
-            page_number=draft.page_number,
-            exact_quote=draft.exact_quote,
-            finding_text=draft.finding_text,
-            proposed_severity=finding.proposed_severity,
-            confidence=finding.confidence,
-            threshold=context_of(runtime).confidence_threshold,
+            threshold=state["confidence_threshold"],
             critic_note=finding.critic_note,
         )
         check = partial(
-            checked_decision,
+            signed_decision,
             store=store,
             document_id=state["document"].id,
             catalog_version_id=state["catalog"].id,

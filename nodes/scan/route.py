@@ -30,7 +30,7 @@ def assign_buckets(state: ScanState, runtime: Runtime[ScanContext]) -> dict[str,
                 critic_note=critique.note,
             )
         )
-    return {"routed": routed}
+    return {"routed": routed, "confidence_threshold": ctx.confidence_threshold}
 
 
 def route_after_assign_buckets(

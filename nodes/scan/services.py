@@ -15,6 +15,7 @@ from stores.scan.catalog import CatalogStore, CatalogVersion, Requirement
 from stores.scan.clause_index import ClauseIndex
 from stores.scan.documents import DocumentStore, PageText, StoredDocument
 from stores.scan.findings import FindingRecord, FindingStore, QuoteCandidate
+from stores.scan.trail import AuditTrail
 from stores.sql.engine import Database
 
 SCAN_STRICTNESS_LEVEL = 1  # the most literal decoding: low temperature, fixed seed
@@ -113,14 +114,15 @@ class StaticScanServices:
         *,
         finding_model: BaseChatModel,
         critic_model: BaseChatModel,
+        audit_trail: AuditTrail,
         provider: str = "scripted",
     ) -> StaticScanServices:
-        """The SQL stores on one database, the given clause index and models."""
+        """The SQL stores on one database, the given clause index, audit trail and models."""
         return cls(
             documents=DocumentStore(database),
             catalogs=CatalogStore(database),
             clauses=clauses,
-            findings=FindingStore(database),
+            findings=FindingStore(database, trail=audit_trail),
             finding_model=finding_model,
             critic_model=critic_model,
             provider=provider,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, NotRequired
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import BaseModel, ConfigDict
 from typing_extensions import TypedDict
@@ -129,6 +129,18 @@ class RoutedFinding(BaseModel):
     confidence: float
     critic_note: str
     human_reviewed: bool = False
+    reviewed_by: str | None = None
+
+    def quoted(self) -> dict[str, Any]:
+        """What every view of the finding shows: clause, page, quote, text, proposed severity, confidence."""
+        return {
+            "stable_id": self.draft.clause.stable_id,
+            "page_number": self.draft.page_number,
+            "exact_quote": self.draft.exact_quote,
+            "finding_text": self.draft.finding_text,
+            "proposed_severity": self.proposed_severity,
+            "confidence": self.confidence,
+        }
 
 
 class ReportedFinding(AuditedFinding):
@@ -238,6 +250,7 @@ class ScanState(ScanInput, total=False):
     rejected_quotes: list[RejectedQuote]
     critiques: Annotated[list[Critique], operator.add]
     routed: list[RoutedFinding]
+    confidence_threshold: float  # as the buckets were assigned; later nodes must not read a resume's context
     dismissed: list[RoutedFinding]
     audit: AuditRecord
     report: ScanReport

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from langgraph.runtime import Runtime
-
-from nodes.scan.context import ScanContext, context_of
 from nodes.scan.prompts import PROMPT_VERSION
 from nodes.scan.services import ScanServices
 from nodes.scan.state import SEVERITY_ORDER, RoutedFinding, ScanState
@@ -31,8 +28,7 @@ def report_order(findings: list[RoutedFinding]) -> list[RoutedFinding]:
     return sorted(findings, key=key)
 
 
-def store_findings(state: ScanState, runtime: Runtime[ScanContext], *, services: ScanServices) -> dict[str, Any]:
-    ctx = context_of(runtime)
+def store_findings(state: ScanState, *, services: ScanServices) -> dict[str, Any]:
     header = AuditHeader(
         scan_id=state["scan_id"],
         document_sha256=state["document"].sha256,
@@ -42,21 +38,17 @@ def store_findings(state: ScanState, runtime: Runtime[ScanContext], *, services:
     )
     records = [
         FindingRecord(
+            **finding.quoted(),
             requirement_id=finding.draft.clause.requirement_id,
-            stable_id=finding.draft.clause.stable_id,
             chunk_id=finding.draft.chunk_id,
-            page_number=finding.draft.page_number,
-            exact_quote=finding.draft.exact_quote,
-            finding_text=finding.draft.finding_text,
-            proposed_severity=finding.proposed_severity,
             severity=finding.severity,
             bucket=finding.bucket,
-            confidence=finding.confidence,
             human_reviewed=finding.human_reviewed,
+            reviewed_by=finding.reviewed_by,
         )
         for finding in report_order(state.get("routed", []))
     ]
     audit = services.findings.save_scan(
-        header, document_id=state["document"].id, confidence_threshold=ctx.confidence_threshold, findings=records
+        header, document_id=state["document"].id, confidence_threshold=state["confidence_threshold"], findings=records
     )
     return {"audit": audit}

@@ -75,6 +75,14 @@ class ReviewerDecision(BaseModel):
     reviewer: str | None = None
 
 
+class Refused(ValueError):
+    """The reviewer's answer cannot be carried out; the problems are shown when the reviewer is asked again."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
 def review_request(action: str, args: dict[str, Any], description: str, *, allow_edit: bool = True) -> HumanInterrupt:
     """A review request; ignore means reject, a text response means reject with that note."""
     return HumanInterrupt(
@@ -91,9 +99,7 @@ def reviewer_decision(value: object) -> ReviewerDecision:
     try:
         response = HumanResponse.model_validate(value)
     except ValidationError:
-        raise Refused(
-            ['Antwort unlesbar: erwartet {"type": "accept" | "edit" | "response" | "ignore", "args": …}']
-        ) from None
+        raise Refused([UNREADABLE_RESPONSE]) from None
     if response.type == "accept":
         return ReviewerDecision(action="approve", reviewer=response.reviewer)
     if response.type == "edit":
@@ -115,14 +121,6 @@ def human_response(decision: ReviewerDecision, action: str) -> dict[str, Any]:
     else:
         response = {"type": "ignore", "args": None}
     return response | {"reviewer": decision.reviewer}
-
-
-class Refused(ValueError):
-    """The reviewer's answer cannot be carried out; the problems are shown when the reviewer is asked again."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems))
-        self.problems = problems
 
 
 def decide(request_for: Callable[[list[str]], HumanInterrupt], carry_out: Callable[[ReviewerDecision], T]) -> T:

@@ -66,17 +66,16 @@ class AuditStore:
         return int(new_id)
 
     def record_owner_decision(self, audit_id: int, *, status: str, decision: dict[str, Any]) -> StoredAudit:
-        """The owner released or rejected the content; repeating the same call changes nothing more."""
+        """The owner released or rejected the content, once; a row already decided keeps its first decision."""
         with self._db.transaction() as connection:
-            updated = connection.execute(
+            connection.execute(
                 text(
                     "UPDATE scorecard_audit SET status = :status, validated_by = 'human',"
-                    " owner_decision = :decision, decided_at = CURRENT_TIMESTAMP WHERE id = :id"
+                    " owner_decision = :decision, decided_at = CURRENT_TIMESTAMP"
+                    " WHERE id = :id AND owner_decision IS NULL"
                 ),
                 {"status": status, "decision": json.dumps(decision, ensure_ascii=False), "id": audit_id},
             )
-            if updated.rowcount == 0:
-                raise AuditNotFound(audit_id)
         return self.get(audit_id)
 
     def get(self, audit_id: int) -> StoredAudit:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,6 +23,7 @@ import yaml
 from pydantic import ValidationError
 
 from stores.ingest.mapping import FieldMapping, FieldMappingError
+from stores.ingest.screening import ScreeningFlag, screen_entries
 from stores.kb.layout import TENANT_KEY, checked_kb_id, chunk_id, content_hash, entry_points, point_id
 from stores.kb.models import KBConflict, KBEntry
 from stores.kb.store import KnowledgeBase, KnowledgeBaseNotFound
@@ -74,6 +75,9 @@ class IngestSummary:
     conflicts: int = 0
     rebuilt: bool = False
     warnings: list[str] = field(default_factory=list)
+    flagged: list[ScreeningFlag] = field(default_factory=list)
+    """Entries that read like instructions to an assistant; held back unless ingested with allow_flagged."""
+    flagged_held_back: bool = True
 
     @property
     def changed(self) -> bool:
@@ -309,13 +313,17 @@ def ingest_kb(
     prune: bool = False,
     id_pattern: str | None = None,
     mapping: FieldMapping | None = None,
+    allow_flagged: bool = False,
     progress: ProgressReporter | None = None,
 ) -> IngestSummary:
     """Validate ``source`` (its fields renamed by ``mapping``) and bring KB ``kb_id`` in line with it."""
     pattern = id_pattern or kb.records.id_pattern(kb_id) or default_id_pattern
     parsed = read_kb_input(source, kb_id, pattern, mapping)
+    summary = IngestSummary(kb_id=kb_id, flagged=screen_entries(parsed.entries), flagged_held_back=not allow_flagged)
+    if summary.flagged and not allow_flagged:
+        held = {flag.entry_id for flag in summary.flagged}
+        parsed = replace(parsed, entries=[e for e in parsed.entries if e.id not in held])
     stored = {s.entry.id: s for s in kb.records.stored(kb_id)}
-    summary = IngestSummary(kb_id=kb_id)
     embedder = kb.index.embedder
     points_of: dict[str, list[IndexPoint]] = {}
 

@@ -1,20 +1,23 @@
-"""Audit hash of a scan: SHA-256 over a canonical header, then each finding chained to the one before.
+"""Audit hash of a scan: HMAC-SHA256 over a canonical header, then each finding chained to the one before.
 
-``h0 = sha256(canonical(header))``, ``h_i = sha256(h_{i-1} + canonical(finding_i))``; the audit hash is the
-last link (``h0`` for a scan without findings). Canonical means JSON with sorted keys, no spaces, UTF-8, and
-confidences written with four decimals, so the same scan hashes the same on every machine and database.
+``h0 = hmac(key, canonical(header))``, ``h_i = hmac(key, h_{i-1} + canonical(finding_i))``; the audit hash is
+the last link (``h0`` for a scan without findings). Canonical means JSON with sorted keys, no spaces, UTF-8,
+and confidences written with four decimals, so the same scan hashes the same on every machine and database.
+The key (``BELEGT_AUDIT_KEY``) never enters the database: whoever rewrites database and report together
+without it cannot produce hashes that verify.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-AUDIT_ALGORITHM = "sha256-chain-v1"
+AUDIT_ALGORITHM = "hmac-sha256-chain-v2"
 
 Severity = Literal["MAJOR", "MINOR", "HINT"]
 ReportedSeverity = Literal["MAJOR", "MINOR", "HINT", "UNCERTAIN"]
@@ -47,6 +50,13 @@ class FindingContent(BaseModel):
     bucket: Bucket
     confidence: float = Field(ge=0, le=1)
     human_reviewed: bool = False
+    reviewed_by: str | None = None
+
+    @model_validator(mode="after")
+    def _reviewer_named(self) -> FindingContent:
+        if self.human_reviewed != bool(self.reviewed_by and self.reviewed_by.strip()):
+            raise ValueError("a human-reviewed finding names its reviewer (reviewed_by), and only such a finding")
+        return self
 
 
 class AuditedFinding(FindingContent):
@@ -81,39 +91,43 @@ def _finding_payload(finding: AuditedFinding) -> dict[str, Any]:
     return finding.model_dump() | {"confidence": f"{finding.confidence:.4f}"}
 
 
-def _header_hash(header: AuditHeader) -> str:
-    return hashlib.sha256(_canonical(header.model_dump() | {"algorithm": AUDIT_ALGORITHM})).hexdigest()
+def _mac(key: bytes, data: bytes) -> str:
+    return hmac.new(key, data, hashlib.sha256).hexdigest()
 
 
-def chain_hashes(header: AuditHeader, findings: Sequence[AuditedFinding]) -> list[str]:
-    """The hash of each finding, each one covering the header and every finding before it."""
-    previous = _header_hash(header)
+def _header_hash(header: AuditHeader, key: bytes) -> str:
+    return _mac(key, _canonical(header.model_dump() | {"algorithm": AUDIT_ALGORITHM}))
+
+
+def chain_hashes(header: AuditHeader, findings: Sequence[AuditedFinding], *, key: bytes) -> list[str]:
+    """The keyed hash of each finding, each one covering the header and every finding before it."""
+    previous = _header_hash(header, key)
     hashes = []
     for finding in findings:
-        previous = hashlib.sha256(previous.encode("ascii") + _canonical(_finding_payload(finding))).hexdigest()
+        previous = _mac(key, previous.encode("ascii") + _canonical(_finding_payload(finding)))
         hashes.append(previous)
     return hashes
 
 
-def audit_hash(header: AuditHeader, findings: Sequence[AuditedFinding]) -> str:
-    hashes = chain_hashes(header, findings)
-    return hashes[-1] if hashes else _header_hash(header)
+def audit_hash(header: AuditHeader, findings: Sequence[AuditedFinding], *, key: bytes) -> str:
+    hashes = chain_hashes(header, findings, key=key)
+    return hashes[-1] if hashes else _header_hash(header, key)
 
 
-def seal(header: AuditHeader, findings: list[AuditedFinding]) -> AuditRecord:
+def seal(header: AuditHeader, findings: list[AuditedFinding], *, key: bytes) -> AuditRecord:
     """Findings numbered 1..n in the given order, with their chained hashes and the audit hash."""
     numbered = [finding.model_copy(update={"position": index}) for index, finding in enumerate(findings, start=1)]
     return AuditRecord(
         header=header,
         findings=tuple(numbered),
-        finding_hashes=tuple(chain_hashes(header, numbered)),
-        audit_hash=audit_hash(header, numbered),
+        finding_hashes=tuple(chain_hashes(header, numbered, key=key)),
+        audit_hash=audit_hash(header, numbered, key=key),
     )
 
 
-def find_differences(report: AuditRecord, stored: AuditRecord) -> list[str]:
+def find_differences(report: AuditRecord, stored: AuditRecord, *, key: bytes) -> list[str]:
     """Everything that keeps the report from matching the database, in German; empty means valid."""
-    differences = _self_check("Bericht", report) + _self_check("Datenbank", stored)
+    differences = _self_check("Bericht", report, key) + _self_check("Datenbank", stored, key)
     for field in AuditHeader.model_fields:
         ours, theirs = getattr(report.header, field), getattr(stored.header, field)
         if ours != theirs:
@@ -131,17 +145,17 @@ def find_differences(report: AuditRecord, stored: AuditRecord) -> list[str]:
     return differences
 
 
-def _self_check(source: str, record: AuditRecord) -> list[str]:
-    """Does the record's content still produce the hashes stored with it?"""
+def _self_check(source: str, record: AuditRecord, key: bytes) -> list[str]:
+    """Does the record's content still produce the hashes stored with it, under this installation's key?"""
     problems = []
-    recomputed = chain_hashes(record.header, record.findings)
+    recomputed = chain_hashes(record.header, record.findings, key=key)
     if len(recomputed) != len(record.finding_hashes):
         problems.append(f"{source}: {len(record.finding_hashes)} Hashes für {len(recomputed)} Befunde")
     for index, (expected, claimed) in enumerate(zip(recomputed, record.finding_hashes, strict=False), start=1):
         if expected != claimed:
             problems.append(f"{source}: Befund an Stelle {index} passt nicht mehr zu seinem Hash (verändert)")
             break
-    if audit_hash(record.header, record.findings) != record.audit_hash:
+    if audit_hash(record.header, record.findings, key=key) != record.audit_hash:
         problems.append(f"{source}: Audit-Hash lässt sich aus dem Inhalt nicht nachrechnen")
     for index, finding in enumerate(record.findings, start=1):
         if finding.position != index:

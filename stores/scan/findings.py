@@ -20,6 +20,7 @@ from stores.scan.audit import (
     find_differences,
     seal,
 )
+from stores.scan.trail import AuditTrail, ChainHeadLog, ChainHeadUnreadable
 from stores.scan.whitespace import canonical_whitespace
 from stores.sql.engine import Database
 
@@ -30,6 +31,7 @@ REJECTION_REASONS: dict[str, str] = {
     "quote_too_short": "Zitat ist kürzer als 10 Zeichen",
     "quote_not_on_page": "Zitat steht nicht wörtlich auf der angegebenen Seite",
     "requirement_outside_catalog": "Anforderung gehört nicht zur aktiven Katalogversion des Scans",
+    "reviewer_missing": "ist als geprüft markiert, nennt aber keinen Prüfer (oder umgekehrt)",
     "constraint": "verletzt eine Tabellenbedingung (Länge oder Steuerzeichen)",
 }
 _REJECTION = re.compile(r"finding_rejected:([a-z_]+)")
@@ -74,8 +76,20 @@ def rejection_reason(exc: IntegrityError) -> str:
 
 
 class FindingStore:
-    def __init__(self, database: Database) -> None:
+    """Findings on one database, sealed and verified with one installation's audit trail (key, head file).
+
+    Without a trail the store only judges quotes (``check_quotes``); sealing and verifying need the key.
+    """
+
+    def __init__(self, database: Database, *, trail: AuditTrail | None = None) -> None:
         self._db = database
+        self._given_trail = trail
+
+    @property
+    def _trail(self) -> AuditTrail:
+        if self._given_trail is None:
+            raise TypeError("FindingStore without an AuditTrail cannot seal or verify scans")
+        return self._given_trail
 
     def check_quotes(
         self, *, document_id: str, catalog_version_id: int, candidates: list[QuoteCandidate]
@@ -136,12 +150,13 @@ class FindingStore:
         """Store the scan and all its findings in one transaction and return the sealed audit record.
 
         Saving a scan id that is already stored returns the stored record (a resumed run writes nothing twice).
+        The chain head goes to the trail's head file before the commit: a failed append stores nothing.
         """
         records = [
             finding.model_copy(update={"exact_quote": canonical_whitespace(finding.exact_quote)})
             for finding in findings
         ]
-        sealed = seal(header, [_audited(record) for record in records])
+        sealed = seal(header, [_audited(record) for record in records], key=self._trail.key)
         try:
             with self._db.transaction() as connection:
                 if _scan_exists(connection, header.scan_id):
@@ -163,6 +178,8 @@ class FindingStore:
                         )
                     except IntegrityError as exc:
                         raise FindingRejected(position, rejection_reason(exc)) from exc
+                if self._trail.heads is not None:
+                    self._trail.heads.append(header.scan_id, sealed.audit_hash, len(records))
         except IntegrityError:
             with self._db.transaction() as connection:
                 if _scan_exists(connection, header.scan_id):  # another run stored it between check and insert
@@ -175,13 +192,32 @@ class FindingStore:
             return _load(connection, scan_id)
 
     def verify(self, report: AuditRecord) -> AuditVerdict:
-        """Compare a report's audit record with the database, recomputing both hash chains."""
+        """Compare a report's audit record with the database, recomputing both keyed hash chains, and with the
+        chain head in the trail's head file when there is one."""
         try:
             stored = self.load_audit(report.header.scan_id)
         except ScanNotFound as exc:
             return AuditVerdict(valid=False, differences=(str(exc),))
-        differences = find_differences(report, stored)
+        differences = find_differences(report, stored, key=self._trail.key)
+        if self._trail.heads is not None:
+            differences += _head_differences(self._trail.heads, report, stored)
         return AuditVerdict(valid=not differences, differences=tuple(differences))
+
+
+def _head_differences(log: ChainHeadLog, report: AuditRecord, stored: AuditRecord) -> list[str]:
+    try:
+        heads = log.heads_of(report.header.scan_id)
+    except (ChainHeadUnreadable, OSError) as exc:
+        return [str(exc)]
+    if not heads:
+        return [f"Kettenkopf-Datei {log.path}: kein Eintrag für Scan '{report.header.scan_id}'"]
+    if len(set(heads)) > 1:
+        return [f"Kettenkopf-Datei: {len(set(heads))} verschiedene Audit-Hashes für denselben Scan"]
+    differences = []
+    for source, record in (("Bericht", report), ("Datenbank", stored)):
+        if record.audit_hash != heads[0]:
+            differences.append(f"Kettenkopf: {source} {record.audit_hash} ≠ Kettenkopf-Datei {heads[0]}")
+    return differences
 
 
 def _audited(record: FindingRecord) -> AuditedFinding:
@@ -228,9 +264,10 @@ def _insert_finding(
     connection.execute(
         text(
             "INSERT INTO findings (scan_id, position, requirement_id, chunk_id, page_number, exact_quote,"
-            " finding_text, proposed_severity, severity, bucket, confidence, human_reviewed, finding_hash)"
-            " VALUES (:scan_id, :position, :requirement_id, :chunk_id, :page_number, :exact_quote,"
-            " :finding_text, :proposed_severity, :severity, :bucket, :confidence, :human_reviewed, :finding_hash)"
+            " finding_text, proposed_severity, severity, bucket, confidence, human_reviewed, reviewed_by,"
+            " finding_hash) VALUES (:scan_id, :position, :requirement_id, :chunk_id, :page_number, :exact_quote,"
+            " :finding_text, :proposed_severity, :severity, :bucket, :confidence, :human_reviewed, :reviewed_by,"
+            " :finding_hash)"
         ),
         record.model_dump(exclude={"stable_id"})
         | {"scan_id": scan_id, "position": position, "finding_hash": finding_hash},
@@ -254,7 +291,7 @@ def _load(connection: Connection, scan_id: str) -> AuditRecord:
     rows = connection.execute(
         text(
             "SELECT f.position, r.stable_id, f.page_number, f.exact_quote, f.finding_text, f.proposed_severity,"
-            " f.severity, f.bucket, f.confidence, f.human_reviewed, f.finding_hash"
+            " f.severity, f.bucket, f.confidence, f.human_reviewed, f.reviewed_by, f.finding_hash"
             " FROM findings f JOIN requirements r ON r.id = f.requirement_id"
             " WHERE f.scan_id = :id ORDER BY f.position"
         ),

@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import Literal
 
 from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.exc import ProgrammingError
 
 Dialect = Literal["sqlite", "postgresql"]
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+INSUFFICIENT_PRIVILEGE = "42501"  # SQLSTATE of "permission denied"
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,11 @@ def open_database(url: str, *, migrate: bool = True) -> Database:
         event.listen(engine, "connect", _sqlite_pragmas)
     database = Database(engine=engine, dialect=dialect)
     if migrate:
-        apply_migrations(database)
+        try:
+            apply_migrations(database)
+        except Exception:
+            database.dispose()
+            raise
     return database
 
 
@@ -76,43 +82,122 @@ def available_migrations(dialect: Dialect) -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
+_MIGRATIONS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    " version integer PRIMARY KEY, name text NOT NULL,"
+    " applied_at timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP)"
+)
+# Session-level advisory lock per schema: concurrent first starts migrate one after the other.
+_PG_LOCK = "SELECT pg_advisory_lock(hashtext('belegt.migrations.' || current_schema()))"
+_PG_UNLOCK = "SELECT pg_advisory_unlock(hashtext('belegt.migrations.' || current_schema()))"
+
+
 def applied_versions(database: Database) -> set[int]:
-    with database.transaction() as connection:
-        connection.execute(
-            text(
-                "CREATE TABLE IF NOT EXISTS schema_migrations ("
-                " version integer PRIMARY KEY, name text NOT NULL,"
-                " applied_at timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP)"
-            )
+    """Versions recorded so far; reads only, so the application role (which may not create tables) can ask."""
+    with database.engine.connect() as connection:
+        return _read_versions(connection, database.dialect)
+
+
+def _read_versions(connection: Connection, dialect: Dialect) -> set[int]:
+    exists = (
+        "SELECT to_regclass('schema_migrations') IS NOT NULL"
+        if dialect == "postgresql"
+        else "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+    )
+    if not connection.execute(text(exists)).scalar_one():
+        return set()
+    return set(connection.execute(text("SELECT version FROM schema_migrations")).scalars())
+
+
+class MigrationsPending(RuntimeError):
+    """Migrations are due, but the connected role may not change the schema (the application role)."""
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(
+            f"{len(names)} Migration(en) ausstehend ({', '.join(names)}), aber diese Datenbankrolle darf das Schema "
+            "nicht ändern: bitte als Schema-Eigentümer migrieren (etwa `belegt check` mit dessen "
+            "BELEGT_DATABASE_URL) und danach grant_application_role(…) aufrufen."
         )
-        rows = connection.execute(text("SELECT version FROM schema_migrations")).scalars()
-        return set(rows)
 
 
 def apply_migrations(database: Database) -> list[str]:
-    """Apply each pending migration in its own transaction; return the names applied."""
-    done = applied_versions(database)
+    """Apply the pending migrations and return their names; safe when several processes start at once.
+
+    PostgreSQL: an advisory lock serialises the migrators, each migration is its own transaction.
+    SQLite: one ``BEGIN IMMEDIATE`` transaction holds the write lock from the first read to the last migration.
+    Nothing pending means nothing is written, so a role without DDL rights starts fine on a migrated schema.
+    """
+    pending = [m for m in available_migrations(database.dialect) if m[0] not in applied_versions(database)]
+    if not pending:
+        return []
+    if database.dialect == "postgresql":
+        try:
+            return _migrate_postgresql(database)
+        except ProgrammingError as exc:
+            if getattr(exc.orig, "sqlstate", None) == INSUFFICIENT_PRIVILEGE:
+                raise MigrationsPending([name for _, name, _ in pending]) from None
+            raise
+    return _migrate_sqlite(database)
+
+
+def _migrate_postgresql(database: Database) -> list[str]:
     applied = []
-    for version, name, sql in available_migrations(database.dialect):
-        if version in done:
-            continue
-        with database.transaction() as connection:
-            _execute_script(connection, database.dialect, sql)
-            connection.execute(
-                text("INSERT INTO schema_migrations (version, name) VALUES (:v, :n)"),
-                {"v": version, "n": name},
-            )
-        applied.append(name)
+    with database.engine.connect() as connection:
+        connection.execute(text(_PG_LOCK))
+        connection.commit()
+        try:
+            with connection.begin():
+                connection.execute(text(_MIGRATIONS_TABLE))
+            done = _read_versions(connection, "postgresql")
+            connection.commit()
+            for version, name, sql in available_migrations("postgresql"):
+                if version in done:
+                    continue
+                with connection.begin():
+                    # psycopg runs a parameterless multi-statement string (PL/pgSQL bodies included) as one script.
+                    connection.exec_driver_sql(sql)
+                    _record_version(connection, version, name)
+                applied.append(name)
+        finally:
+            connection.rollback()
+            connection.execute(text(_PG_UNLOCK))
+            connection.commit()
     return applied
 
 
-def _execute_script(connection: Connection, dialect: Dialect, sql: str) -> None:
-    if dialect == "postgresql":
-        # psycopg runs a parameterless multi-statement string (PL/pgSQL bodies included) as one script.
-        connection.exec_driver_sql(sql)
-        return
-    for statement in split_sqlite_script(sql):
-        connection.exec_driver_sql(statement)
+def _migrate_sqlite(database: Database) -> list[str]:
+    raw = database.engine.raw_connection()
+    driver = raw.driver_connection
+    previous = driver.isolation_level  # type: ignore[union-attr]
+    driver.isolation_level = None  # type: ignore[union-attr]  # we issue BEGIN ourselves
+    applied = []
+    try:
+        cursor = raw.cursor()
+        cursor.execute("BEGIN IMMEDIATE")
+        try:
+            cursor.execute(_MIGRATIONS_TABLE)
+            done = {row[0] for row in cursor.execute("SELECT version FROM schema_migrations").fetchall()}
+            for version, name, sql in available_migrations("sqlite"):
+                if version in done:
+                    continue
+                for statement in split_sqlite_script(sql):
+                    cursor.execute(statement)
+                cursor.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", (version, name))
+                applied.append(name)
+            cursor.execute("COMMIT")
+        except BaseException:
+            cursor.execute("ROLLBACK")
+            raise
+        finally:
+            cursor.close()
+    finally:
+        driver.isolation_level = previous  # type: ignore[union-attr]
+        raw.close()
+    return applied
+
+
+def _record_version(connection: Connection, version: int, name: str) -> None:
+    connection.execute(text("INSERT INTO schema_migrations (version, name) VALUES (:v, :n)"), {"v": version, "n": name})
 
 
 def split_sqlite_script(sql: str) -> list[str]:

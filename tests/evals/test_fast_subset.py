@@ -22,6 +22,7 @@ FAST_LIMITS: dict[str, int | None] = {
     "refusal": 12,
     "grounding": 24,
     "invariants": 60,
+    "poisoning": 34,
     "critic": 100,
     "scorecard": 8,
     "scan": None,  # one document; --limit does not apply

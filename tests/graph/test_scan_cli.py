@@ -151,7 +151,9 @@ def test_reviewer_decides_uncertain_findings_in_the_terminal(llm: FakeLLMServer)
     assert result.exit_code == 0, result.output
     (report_file,) = Path("r").glob("*.json")
     report = json.loads(report_file.read_text(encoding="utf-8"))
-    assert [(f["severity"], f["human_reviewed"]) for f in report["findings"]["MINOR"]] == [("MINOR", True)]
+    assert [(f["severity"], f["human_reviewed"], f["reviewed_by"]) for f in report["findings"]["MINOR"]] == [
+        ("MINOR", True, "Anna")
+    ]
     assert runner.invoke(app, ["verify", str(report_file)]).output.strip() == "valid"
 
 

@@ -13,6 +13,7 @@ from tests.scan_support import (
     DETECTION_LIMIT,
     DOCTOR,
     SENSITIVITY,
+    TRAIL,
     CriticVerdict,
     PlantedIssue,
     ScanEnv,
@@ -81,4 +82,4 @@ def test_scan_reports_verified_critiqued_findings_by_severity(env: ScanEnv) -> N
     with env.database.transaction() as connection:
         stored = connection.execute(text("SELECT exact_quote FROM findings ORDER BY position")).scalars().all()
     assert stored == [f.exact_quote for f in report.ordered_findings()]
-    assert FindingStore(env.database).verify(report.audit_record()).valid
+    assert FindingStore(env.database, trail=TRAIL).verify(report.audit_record()).valid

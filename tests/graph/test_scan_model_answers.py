@@ -23,6 +23,7 @@ from stores.settings import StoreSettings
 from stores.sql.engine import Database
 from stores.vector.qdrant import memory_engine
 from tests.scan_support import (
+    TRAIL,
     ScanEnv,
     allowed_ids,
     critic,
@@ -200,6 +201,7 @@ def test_retrieval_only_reads_the_index_once_prepared(database: Database, tmp_pa
         env.clauses,
         finding_model=ScriptedChatModel(script=[]),
         critic_model=ScriptedChatModel(script=[]),
+        audit_trail=TRAIL,
     )
     services.clauses = _ReadOnlyClauses(env.clauses)
     given = scan_input(env)

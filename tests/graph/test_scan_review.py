@@ -13,6 +13,7 @@ from langgraph.types import Command
 from sqlalchemy import text
 
 from nodes.scan.context import ScanContext
+from nodes.scan.review import REVIEWER_MISSING
 from nodes.scan.state import ScanReport
 from nodes.shared.llm import ProviderRequestRejected
 from nodes.shared.scripted_llm import ScriptedChatModel
@@ -23,6 +24,7 @@ from tests.scan_support import (
     DOCTOR,
     DOUBTFUL,
     SENSITIVITY,
+    TRAIL,
     ScanEnv,
     critic,
     demo_env,
@@ -50,8 +52,8 @@ def _pending_request(graph: CompiledStateGraph[Any, Any, Any, Any], config: Runn
     return dict(request)
 
 
-def _edit(**changes: str) -> list[dict[str, Any]]:
-    return [{"type": "edit", "args": {"action": "Befund übernehmen", "args": changes}}]
+def _edit(reviewer: str | None = "eva", **changes: str) -> list[dict[str, Any]]:
+    return [{"type": "edit", "args": {"action": "Befund übernehmen", "args": changes}, "reviewer": reviewer}]
 
 
 def test_reviewer_resolves_the_bucket_through_interrupt(env: ScanEnv) -> None:
@@ -80,13 +82,13 @@ def test_reviewer_resolves_the_bucket_through_interrupt(env: ScanEnv) -> None:
     report: ScanReport = graph.invoke(Command(resume=[{"type": "ignore", "args": None}]), config, context=context)[
         "report"
     ]
-    assert [(f.exact_quote, f.human_reviewed) for f in report.findings["MINOR"]] == [
-        ("Nachweisgrenze ist sehr niedrig", True)
+    assert [(f.exact_quote, f.human_reviewed, f.reviewed_by) for f in report.findings["MINOR"]] == [
+        ("Nachweisgrenze ist sehr niedrig", True, "eva")
     ]
     assert [f.exact_quote for f in report.findings["MAJOR"]] == ["Sensitivität: 96,4 %"]
     assert report.human_review == [] and report.counts.dismissed_in_review == 1
     assert _count(env.database, "findings") == 2
-    assert FindingStore(env.database).verify(report.audit_record()).valid
+    assert FindingStore(env.database, trail=TRAIL).verify(report.audit_record()).valid
 
 
 def test_without_review_the_bucket_is_reported_as_uncertain(env: ScanEnv) -> None:
@@ -125,7 +127,7 @@ def test_crashed_scan_stores_nothing_and_reruns_without_duplicates(env: ScanEnv)
         )["report"]
     counts = (_count(env.database, "documents"), _count(env.database, "scans"), _count(env.database, "findings"))
     assert counts == (1, 1, 3)
-    assert FindingStore(env.database).verify(report.audit_record()).valid
+    assert FindingStore(env.database, trail=TRAIL).verify(report.audit_record()).valid
 
 
 def test_crashed_scan_resumes_from_its_checkpoint(env: ScanEnv) -> None:
@@ -138,3 +140,26 @@ def test_crashed_scan_resumes_from_its_checkpoint(env: ScanEnv) -> None:
     report = scan_graph(env, finding_model, critic(), checkpointer).invoke(None, config)["report"]
     assert len(finding_model.calls) == calls_before  # findings came from the checkpoint, not from new calls
     assert _count(env.database, "findings") == len(report.ordered_findings()) == 3
+
+
+def test_a_kept_finding_without_a_named_reviewer_is_asked_again(env: ScanEnv) -> None:
+    graph = scan_graph(env, reviewer(*ISSUES), critic(DOUBTFUL))
+    config: RunnableConfig = {"configurable": {"thread_id": "anonymous"}}
+    context = ScanContext(review="interrupt")
+    graph.invoke(scan_input(env), config, context=context)
+    graph.invoke(Command(resume=_edit(reviewer=None, severity="MINOR")), config, context=context)
+    assert _pending_request(graph, config)["action_request"]["args"]["violations"] == [REVIEWER_MISSING]
+    assert _count(env.database, "findings") == 0
+
+
+def test_a_resumed_review_keeps_the_threshold_the_buckets_were_assigned_with(env: ScanEnv) -> None:
+    graph = scan_graph(env, reviewer(*ISSUES), critic(DOUBTFUL))
+    config: RunnableConfig = {"configurable": {"thread_id": "threshold"}}
+    graph.invoke(scan_input(env), config, context=ScanContext(review="interrupt", confidence_threshold=0.62))
+    assert _pending_request(graph, config)["action_request"]["args"]["reason"].startswith(
+        "Konfidenz 0.60 liegt unter der Schwelle 0.62."
+    )
+    accepted = [{"type": "accept", "args": None, "reviewer": "eva"}]
+    report = graph.invoke(Command(resume=accepted), config)["report"]  # no context
+    assert report.confidence_threshold == 0.62 and report.counts.major + report.counts.minor == 3
+    assert FindingStore(env.database, trail=TRAIL).verify(report.audit_record()).valid

@@ -30,7 +30,7 @@ from stores.vector.embedders import create_embedder
 from stores.vector.qdrant import open_vector_engine
 from tests.brand_support import UNIVERSAL_JUDGEMENT, import_demo
 from tests.fakes.llm_server import FakeLLMServer, Reply, running_fake_llm_server
-from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, write_kb_jsonl
+from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, WEAK_CLAIM, write_kb_jsonl
 
 REPO = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT_S = 120
@@ -202,3 +202,30 @@ def test_review_page_is_served_by_the_same_server(server_url: str, fake_llm: Fak
         "owner": "Eva Brandt",
         "note": "zu vage",
     }
+
+
+@pytest.mark.slow
+def test_paused_answer_is_edited_through_the_validator_and_released(
+    server_url: str, data_dir: Path, fake_llm: FakeLLMServer
+) -> None:
+    critic = {"verdict": "partially", "confidence": 0.4, "reason": "Auszahlung steht nicht im Block."}
+    fake_llm.queue("/api/chat", Reply(content=WEAK_CLAIM), Reply(content=json.dumps(critic)))
+    client = get_sync_client(url=server_url)
+    thread_id = client.threads.create()["thread_id"]
+    context = {"kb_id": KB_ID, "provider": "ollama", "review": "interrupt"}
+    client.runs.wait(thread_id, "answer", input={"question": "Kann ich Urlaub auszahlen lassen?"}, context=context)
+    database = open_database(StoreSettings(data_dir=data_dir).resolved_database_url)
+
+    def inbox() -> ReviewInbox:
+        return ReviewInbox(database, ServedReviews(get_client(url=server_url)))
+
+    (item,) = [i for i in asyncio.run(inbox().items(graph="answer")) if i.id == f"live:{thread_id}"]
+    assert item.args["answer"] == WEAK_CLAIM and "Auszahlung steht nicht im Block." in item.description
+    broken = ReviewerDecision(action="edit", changes={"answer": "Urlaub wird immer ausgezahlt [lb-zzz-00]."})
+    refused = asyncio.run(inbox().decide(item.id, broken, "Eva"))
+    assert refused.problems == ["Zitierte IDs, die nicht im Kontext stehen: lb-zzz-00."]
+    assert client.threads.get(thread_id)["status"] == "interrupted"  # nothing delivered, still open
+    released = asyncio.run(inbox().decide(item.id, ReviewerDecision(action="approve"), "Eva"))
+    assert (released.after["bucket"], released.after["review_decision"]) == ("delivered", "approved")
+    assert released.after["answer"].startswith(WEAK_CLAIM)  # plus the strictness level's notice
+    database.dispose()

@@ -72,7 +72,7 @@ def test_scorecard_bench_takes_turns_and_pairs_each_round() -> None:
 
         return once
 
-    times, hits = interleaved_samples(3, {"ours": run("ours"), "baseline": run("baseline")}, min_sample_s=0.0)
+    times, hits = interleaved_samples(range(3), {"ours": run("ours"), "baseline": run("baseline")}, min_sample_s=0.0)
     assert calls == ["ours", "baseline"] + ["ours", "baseline"] * 3  # a timing pass each, then 3 rounds
     assert hits == {"ours": 4, "baseline": 8} and all(len(samples) == 3 for samples in times.values())
     paired = {"ours": [1.0, 2.0, 1.0], "baseline": [100.0, 100.0, 150.0]}

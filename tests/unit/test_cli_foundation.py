@@ -106,6 +106,7 @@ BAD_SETTINGS = {
     "kb_chunk_chars": ("BELEGT_KB_CHUNK_CHARS", "10"),
     "kb_cross_ref_extras": ("BELEGT_KB_CROSS_REF_EXTRAS", "-1"),
     "kb_id_pattern": ("BELEGT_KB_ID_PATTERN", "([a-z"),
+    "audit_key": ("BELEGT_AUDIT_KEY", "zu-kurz-und-geheim"),
 }
 ANY_TEXT = {
     "ollama_model",
@@ -115,6 +116,7 @@ ANY_TEXT = {
     "qdrant_path",
     "qdrant_api_key",
     "embedding_model",
+    "audit_head_file",
 }
 ENTRY_POINT = Path(sys.executable).with_name("belegt")  # the console script `pip install -e .` writes
 

@@ -15,6 +15,7 @@ from nodes.scan.state import (
     ScanReport,
 )
 from stores.scan.audit import AuditedFinding, AuditHeader, audit_hash, chain_hashes
+from tests.scan_support import AUDIT_KEY
 
 
 def _finding(
@@ -50,7 +51,7 @@ def _report() -> ScanReport:
         scan_id="s", document_sha256="d" * 64, catalog_version_id=1, model_ids={"findings": "m"}, prompt_version="p"
     )
     audited = [AuditedFinding.model_validate(f.model_dump(include=set(AuditedFinding.model_fields))) for f in findings]
-    hashes = chain_hashes(header, audited)
+    hashes = chain_hashes(header, audited, key=AUDIT_KEY)
     findings = [f.model_copy(update={"hash": h}) for f, h in zip(findings, hashes, strict=True)]
     return ScanReport(
         scan_id="s",
@@ -83,7 +84,7 @@ def _report() -> ScanReport:
             llm_calls=5,
         ),
         audit_algorithm="sha256-chain-v1",
-        audit_hash=audit_hash(header, audited),
+        audit_hash=audit_hash(header, audited, key=AUDIT_KEY),
     )
 
 
@@ -93,7 +94,7 @@ def test_json_round_trip_keeps_the_audit_record_even_with_sorted_keys() -> None:
     assert resorted == report
     record = resorted.audit_record()
     assert [f.position for f in record.findings] == [1, 2, 3]
-    assert list(record.finding_hashes) == chain_hashes(record.header, record.findings)
+    assert list(record.finding_hashes) == chain_hashes(record.header, record.findings, key=AUDIT_KEY)
     assert record.audit_hash == report.audit_hash
 
 

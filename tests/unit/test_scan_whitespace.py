@@ -12,7 +12,7 @@ from stores.scan.documents import DocumentDraft, DocumentStore, PageText
 from stores.scan.findings import FindingStore, QuoteCandidate
 from stores.scan.whitespace import WHITESPACE_CHARACTERS, canonical_whitespace
 from stores.sql.engine import Database
-from tests.scan_support import requirement_id, store_catalog
+from tests.scan_support import TRAIL, requirement_id, store_catalog
 
 ALPHABET = st.one_of(st.sampled_from(WHITESPACE_CHARACTERS), st.sampled_from("abcdefäß%-\u2008"))
 TEXTS = st.text(alphabet=ALPHABET, max_size=60)
@@ -61,7 +61,7 @@ def test_trigger_accepts_exactly_what_python_finds(
     if cut_from_page:
         cut = page[start % len(page) :][: 10 + len(quote)]
         quote = "".join(ch + ("\n\t" if ch == " " and index % 3 == 0 else "") for index, ch in enumerate(cut))
-    verdict = FindingStore(database).check_quotes(
+    verdict = FindingStore(database, trail=TRAIL).check_quotes(
         document_id=document_id,
         catalog_version_id=version.id,
         candidates=[

@@ -66,3 +66,12 @@ def test_unprefixed_alias_keeps_its_name(monkeypatch: pytest.MonkeyPatch) -> Non
         SettingsError, match=r"^Ungültige Einstellung — BELEGT_OLLAMA_BASE_URL / OLLAMA_BASE_URL: muss eine http"
     ):
         load_settings()
+
+
+def test_a_short_audit_key_is_refused_without_showing_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BELEGT_AUDIT_KEY", "zu-kurz-und-geheim")
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    assert str(caught.value) == (
+        "Ungültige Einstellung — BELEGT_AUDIT_KEY: braucht mindestens 32 Zeichen (Wert verborgen)"
+    )

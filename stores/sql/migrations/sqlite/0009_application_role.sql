@@ -1,0 +1,2 @@
+-- PostgreSQL only: the application role that owns nothing (see postgresql/0009_application_role.sql).
+-- SQLite has no roles; the file's permissions are its only boundary. The version is recorded all the same.
