@@ -123,7 +123,7 @@ def run_bench(*args: str) -> dict[str, object]:
     cli.command("other")(lambda: None)
     result = CliRunner().invoke(cli, ["retrieval", *args, "--json"])
     assert result.exit_code == 0, result.output
-    loaded: dict[str, object] = json.loads(result.output)
+    loaded: dict[str, object] = json.loads(result.stdout)  # progress lines go to stderr
     return loaded
 
 
