@@ -4,12 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8123
+# Development key for Studio on loopback (header x-api-key); `belegt serve --prod` refuses it.
+DEV_API_KEY ?= belegt-dev-local
 export HF_HUB_OFFLINE := 1
 export LANGGRAPH_CLI_NO_ANALYTICS := 1
 export LANGGRAPH_NO_VERSION_CHECK := true
 
 CHROMIUM := /usr/bin/chromium
-.PHONY: serve test lint eval venv check clean browser regenerate
+.PHONY: serve serve-prod test lint eval venv check clean browser regenerate
 
 # pip prints each package it collects and a bar with the time left for each download: a first install takes
 # 1–3 minutes and should not look like a hang.
@@ -33,17 +35,21 @@ $(CHROMIUM):
 
 browser: $(CHROMIUM)
 
-## Set everything up on embedded defaults, ingest the demo KB and serve the graphs (Studio) on 127.0.0.1:8123.
+## Set everything up on embedded defaults, ingest the demo KB and serve the graphs (Studio) on 127.0.0.1:8123
+## with auth; Studio and clients send the development key (header x-api-key: $(DEV_API_KEY)).
 serve: $(STAMP)
 	$(BIN)/belegt --help
 	$(BIN)/belegt check
 	$(BIN)/belegt ingest demo/kb --kb demo
 	$(BIN)/belegt bots create hr-demo --kb demo --name "HR-Demo" --exist-ok
 	$(BIN)/belegt ask "Wie viele Urlaubstage habe ich in Vollzeit?" --bot hr-demo
-	@# --no-reload: the reloader watches the whole checkout, where the dev server flushes .langgraph_api/ every
-	@# 10 s and belegt writes var/ ("3 changes detected" forever); langgraph dev cannot exclude folders.
-	@echo "Prüfseite (Prüfablage): http://127.0.0.1:$(PORT)/review"
-	$(BIN)/langgraph dev --host 127.0.0.1 --port $(PORT) --no-browser --no-reload
+	@echo "Prüfseite (Prüfablage): http://127.0.0.1:$(PORT)/review (Header x-api-key: $(DEV_API_KEY))"
+	BELEGT_DEV_API_KEY=$(DEV_API_KEY) BELEGT_DEV_BOT=hr-demo BELEGT_SERVER_PORT=$(PORT) $(BIN)/belegt serve
+
+## Production runtime: threads, runs, checkpoints and store in PostgreSQL (BELEGT_SERVER_DATABASE_URL or
+## BELEGT_DATABASE_URL), Redis at BELEGT_REDIS_URL, BELEGT_SERVER_JOBS runs at once; keys: `belegt keys create`.
+serve-prod: $(STAMP)
+	BELEGT_SERVER_PORT=$(PORT) $(BIN)/belegt serve --prod
 
 ## The full default test suite, lint and types included.
 test: $(STAMP) lint $(CHROMIUM)

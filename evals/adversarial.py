@@ -25,7 +25,7 @@ from nodes.answer.validate import is_factual
 from nodes.shared.citations import cited_ids, unsupported_numbers
 from nodes.shared.scripted_llm import ScriptedChatModel
 from nodes.shared.strictness import DEFAULT_REFUSAL_MESSAGE
-from nodes.shared.text import split_sentences
+from stores.text import sentence_texts
 
 OutputKind = Literal["answer", "notes"]
 Breach = Literal["invalid_citation", "uncited_statement", "unsupported_number", "refusal_with_citations"]
@@ -156,7 +156,7 @@ def invariant_breaches(output: Mapping[str, Any], context: Mapping[str, str]) ->
     listed = set(output["citations"]) & set(context)
     breaches: list[tuple[Breach, str]] = [("invalid_citation", i) for i in cited if i not in listed]
     breaches += [("invalid_citation", i) for i in output["citations"] if i not in context]
-    breaches += [("uncited_statement", s) for s in split_sentences(body) if is_factual(s) and not cited_ids(s)]
+    breaches += [("uncited_statement", s) for s in sentence_texts(body) if is_factual(s) and not cited_ids(s)]
     evidence = [context[i] for i in cited if i in context]
     breaches += [("unsupported_number", n) for n in unsupported_numbers(body, evidence)]
     return breaches

@@ -170,6 +170,7 @@ def answer_services(kb: EvalKnowledgeBase, settings: RunSettings) -> StaticServi
         "bots": BotStore(kb.database),
         "answer_records": AnswerRecordStore(kb.database),
         "default_provider": settings.provider,
+        "embedder": kb.store.index.embedder,  # ranks answer sentences like the served graph does
     }
     if settings.provider == "extractive":
         return StaticServices(**parts)

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from graphs.cli import app as graphs_app
-from graphs.cli.runtime import console, fail, settings_or_exit
+from graphs.cli.runtime import console, fail, run_guarded, settings_or_exit
 from graphs.settings import SettingsError, load_settings
 
 if TYPE_CHECKING:
@@ -225,13 +225,14 @@ app.add_typer(bench_app, name="bench")
 
 
 def main() -> None:
-    """The ``belegt`` entry point: the settings are checked before any command runs, ``--help`` included."""
+    """The ``belegt`` entry point: the settings are checked before any command runs, ``--help`` included;
+    whatever a command leaves unhandled ends as one German line."""
     try:
         load_settings()
     except SettingsError as exc:
         sys.stderr.write(f"Fehler: {exc}\n")
         raise SystemExit(2) from None
-    app()
+    run_guarded(app)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nodes.shared.text import split_sentences
+from stores.text import sentence_texts
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class PromptBlock:
 
     @property
     def sentences(self) -> list[str]:
-        return [s.lstrip("-•* ").rstrip(" .") for s in split_sentences(self.text) if len(s) > 3]
+        return [s.lstrip("-•* ").rstrip(" .") for s in sentence_texts(self.text) if len(s) > 3]
 
 
 def prompt_blocks(prompt: str) -> list[PromptBlock]:

@@ -1,7 +1,8 @@
 """The answer graph: grounded answers that cite KB IDs, validated, critiqued and routed by confidence.
 
 resolve_policy → screen_input → plan_queries → retrieve_passages → assess_retrieval → trim_context
-→ [summarize_blocks …] → draft_answer → validate_answer ⟲ regenerate_answer (once) | withhold_answer
+→ assess_answerability (refuse | [summarize_blocks …]) → draft_answer
+→ validate_answer ⟲ regenerate_answer (once) | withhold_answer
 → critique_answer → review_answer | hold_for_review (below threshold) → finalize_answer
 """
 
@@ -13,9 +14,11 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import RetryPolicy
 
 from graphs.resources import app_resources
+from nodes.answer.answerability import assess_answerability, route_after_assess_answerability
 from nodes.answer.context import AnswerContext
 from nodes.answer.critique import critique_answer, route_after_critique_answer
 from nodes.answer.draft import draft_answer
+from nodes.answer.failure import refuse_after_provider_failure
 from nodes.answer.finalize import finalize_answer
 from nodes.answer.mapreduce import summarize_blocks
 from nodes.answer.plan import plan_queries
@@ -26,7 +29,7 @@ from nodes.answer.review import hold_for_review, review_answer
 from nodes.answer.screen import route_after_screen_input, screen_input
 from nodes.answer.services import AnswerServices
 from nodes.answer.state import AnswerInput, AnswerOutput, AnswerState
-from nodes.answer.trim import route_after_trim_context, trim_context
+from nodes.answer.trim import trim_context
 from nodes.answer.validate import route_after_validate_answer, validate_answer
 from nodes.shared.llm import is_transient
 
@@ -45,10 +48,21 @@ def build_answer_graph(services: AnswerServices) -> StateGraph[AnswerState, Answ
     builder.add_node("retrieve_passages", partial(retrieve_passages, services=services), retry_policy=STORE_RETRY)
     builder.add_node(assess_retrieval)
     builder.add_node(trim_context)
+    builder.add_node("assess_answerability", partial(assess_answerability, services=services))
     builder.add_node("summarize_blocks", partial(summarize_blocks, services=services), retry_policy=LLM_RETRY)
-    builder.add_node("draft_answer", partial(draft_answer, services=services), retry_policy=LLM_RETRY)
+    builder.add_node(
+        "draft_answer",
+        partial(draft_answer, services=services),
+        retry_policy=LLM_RETRY,
+        error_handler=refuse_after_provider_failure,
+    )
     builder.add_node(validate_answer)
-    builder.add_node("regenerate_answer", partial(regenerate_answer, services=services), retry_policy=LLM_RETRY)
+    builder.add_node(
+        "regenerate_answer",
+        partial(regenerate_answer, services=services),
+        retry_policy=LLM_RETRY,
+        error_handler=refuse_after_provider_failure,
+    )
     builder.add_node(withhold_answer)
     builder.add_node("critique_answer", partial(critique_answer, services=services))
     builder.add_node(review_answer)
@@ -61,7 +75,12 @@ def build_answer_graph(services: AnswerServices) -> StateGraph[AnswerState, Answ
     builder.add_edge("plan_queries", "retrieve_passages")
     builder.add_edge("retrieve_passages", "assess_retrieval")
     builder.add_conditional_edges("assess_retrieval", route_after_assess_retrieval)
-    builder.add_conditional_edges("trim_context", route_after_trim_context, ["summarize_blocks", "draft_answer"])
+    builder.add_edge("trim_context", "assess_answerability")
+    builder.add_conditional_edges(
+        "assess_answerability",
+        route_after_assess_answerability,
+        ["summarize_blocks", "draft_answer", "finalize_answer"],
+    )
     builder.add_edge("summarize_blocks", "draft_answer")
     builder.add_edge("draft_answer", "validate_answer")
     builder.add_conditional_edges("validate_answer", route_after_validate_answer)

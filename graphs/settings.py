@@ -5,11 +5,12 @@ from __future__ import annotations
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from graphs.server.settings import ServerSettings
 from nodes.settings import ModelSettings
 from stores.settings import StoreSettings
 
 
-class Settings(StoreSettings, ModelSettings):
+class Settings(ServerSettings, StoreSettings, ModelSettings):
     """All ``BELEGT_*`` variables; stores and nodes each receive only their own part."""
 
 

@@ -14,9 +14,9 @@ import regex
 
 from evals.datasets import Behaviour
 from evals.evaluators import EvaluationResult, result
-from nodes.answer.validate import NON_OFFICIAL_MENTION
-from nodes.shared.citations import cited_ids, number_vocabulary, numbers_in, unsupported_numbers
-from nodes.shared.text import split_sentences
+from nodes.answer.validate import NON_OFFICIAL_MENTION, premise_aware_numbers
+from nodes.shared.citations import cited_ids, number_vocabulary, numbers_in
+from stores.text import sentence_texts
 
 CORRECTION_CUE = regex.compile(
     r"(?i)\b(?:stimmt\s+nicht|trifft\s+nicht\s+zu|nicht\s+(?:ganz\s+)?(?:korrekt|richtig|zutreffend)|falsch\w*|"
@@ -118,12 +118,14 @@ def citation_validity(
 def unsupported_number(
     inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
 ) -> EvaluationResult | None:
-    """Score 1 when a delivered answer contains a number that none of its cited entries contains."""
+    """Score 1 when a delivered answer asserts a number that none of its cited entries contains (a false
+    premise of the question that the answer denies, "nicht 25 …, sondern 30 …", asserts nothing)."""
     if not delivered(outputs):
         return None
     body = answer_body(outputs)
     evidence = [outputs["context"][i] for i in cited_ids(body) if i in outputs["context"]]
-    numbers = unsupported_numbers(body, evidence)
+    unsupported, repeated = premise_aware_numbers(body, str(inputs.get("question", "")), evidence)
+    numbers = unsupported + repeated
     return result("unsupported_number", bool(numbers), ", ".join(numbers))
 
 
@@ -161,7 +163,7 @@ def behaviour_matches(
             checks = {"ausgeliefert": delivered(outputs), "⚠": "⚠" in body}
             checks["beide IDs"] = required <= set(outputs["citations"])
         case "clarify":
-            sentences = split_sentences(body)
+            sentences = sentence_texts(body)
             questions = [s for s in sentences if s.endswith("?")]
             asks_back = len(questions) == 1 and sentences[-1] == questions[0]
             checks = {"belegte Antwort": has_fact, "eine Rückfrage am Ende": asks_back}
@@ -193,7 +195,7 @@ def answer_units(body: str) -> list[str]:
         if _BULLET.match(line):
             units.append(_BULLET.sub("", line, count=1).strip())
         else:
-            units += [s for s in split_sentences(line) if not s.rstrip().endswith(":")]
+            units += [s for s in sentence_texts(line) if not s.rstrip().endswith(":")]
     return units
 
 
@@ -283,7 +285,7 @@ def asks_back_once(
     """Missing context: delivered, a gold entry cited, and exactly one question, at the end."""
     if reference_outputs.get("dimension") is None:
         return None
-    sentences = split_sentences(answer_body(outputs))
+    sentences = sentence_texts(answer_body(outputs))
     questions = [s for s in sentences if s.endswith("?")]
     ok = (
         delivered(outputs)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from graphs.cli import ask, bots, brand, check, kb, review, scan
+from graphs.cli import ask, bots, brand, check, kb, keys, review, scan, serve
 
 app = typer.Typer(  # unnamed: ``evals.cli`` merges these commands into the ``belegt`` root
     help="Belegte Antworten, Dokumentprüfungen und Marken-Scorecards auf Basis eigener Quellen.",
@@ -17,6 +17,8 @@ app.command("check")(check.check)
 app.command("ask")(ask.ask)
 app.command("ingest")(kb.ingest)
 app.add_typer(bots.app, name="bots")
+app.add_typer(keys.app, name="keys")
+app.command("serve")(serve.serve)
 app.add_typer(kb.app, name="kb")
 app.add_typer(scan.app)
 app.add_typer(brand.app, name="brand")

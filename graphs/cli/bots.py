@@ -31,10 +31,17 @@ def create(
     strictness: Level = 3,
     refusal_message: Annotated[str | None, typer.Option(help="Eigener Ablehnungssatz.")] = None,
     disclaimer_message: Annotated[str | None, typer.Option(help="Eigener Hinweissatz.")] = None,
+    voice: Annotated[
+        str, typer.Option("--voice", help="Anrede in Ablehnungs- und Hinweistexten: 'sie' (Standard) oder 'du'.")
+    ] = "sie",
+    contact: Annotated[
+        str | None,
+        typer.Option(help="Kontakt für Rückfragen, z. B. 'die Personalabteilung'; ohne: kein Verweis auf Kontakt."),
+    ] = None,
     exist_ok: Annotated[bool, typer.Option("--exist-ok", help="Kein Fehler, wenn es den Bot schon gibt.")] = False,
 ) -> None:
     """Einen Bot anlegen."""
-    from stores.sql.bots import BotExists, InvalidStrictness
+    from stores.sql.bots import BotExists, InvalidStrictness, InvalidVoice
 
     try:
         bot = _store().create(
@@ -44,15 +51,19 @@ def create(
             knowledge_strictness=strictness,
             refusal_message=refusal_message,
             disclaimer_message=disclaimer_message,
+            voice=voice,
+            contact=contact,
         )
     except BotExists as exc:
         if exist_ok:
             console.print(f"Bot [bold]{bot_id}[/] gibt es schon; unverändert.")
             return
         fail(str(exc))
-    except InvalidStrictness as exc:
+    except (InvalidStrictness, InvalidVoice) as exc:
         fail(str(exc))
-    console.print(f"Bot [bold]{bot.id}[/] angelegt (KB {bot.kb_id}, Stufe {bot.knowledge_strictness}).")
+    console.print(
+        f"Bot [bold]{bot.id}[/] angelegt (KB {bot.kb_id}, Stufe {bot.knowledge_strictness}, Anrede {bot.voice})."
+    )
 
 
 @app.command("list")
@@ -60,10 +71,12 @@ def list_bots() -> None:
     """Alle Bots mit Wissensbasis und Stufe zeigen."""
     from nodes.shared.strictness import get_strictness_config
 
-    table = Table("ID", "Name", "KB", "Stufe")
+    table = Table("ID", "Name", "KB", "Stufe", "Anrede", "Kontakt")
     for bot in _store().list():
         config = get_strictness_config(bot.knowledge_strictness)
-        table.add_row(bot.id, bot.name, bot.kb_id, f"{config.level} {config.name} ({config.key})")
+        table.add_row(
+            bot.id, bot.name, bot.kb_id, f"{config.level} {config.name} ({config.key})", bot.voice, bot.contact or "–"
+        )
     console.print(table)
 
 

@@ -27,10 +27,14 @@ ServerOption = Annotated[
         "--server", envvar="BELEGT_SERVER_URL", help="Adresse des LangGraph-Servers: zeigt auch pausierte Läufe."
     ),
 ]
+ApiKeyOption = Annotated[
+    str | None,
+    typer.Option("--api-key", envvar="BELEGT_API_KEY", help="API-Schlüssel (Prüfer oder Admin) für --server."),
+]
 ReviewerOption = Annotated[str, typer.Option("--reviewer", help="Wer entscheidet (Name), wird protokolliert.")]
 
 
-def _run(server: str | None, work: Any) -> Any:
+def _run(server: str | None, api_key: str | None, work: Any) -> Any:
     """Open the inbox (database, and the served API when ``server`` is given) and run ``work(inbox)``."""
     import asyncio
 
@@ -43,7 +47,7 @@ def _run(server: str | None, work: Any) -> Any:
     from stores.sql.reviews import AlreadyDecided
 
     database = database_or_exit(settings_or_exit())
-    served = ServedReviews(get_client(url=server)) if server else None
+    served = ServedReviews(get_client(url=server, api_key=api_key)) if server else None
 
     async def main() -> Any:
         result: Coroutine[Any, Any, Any] = work(ReviewInbox(database, served))
@@ -64,9 +68,10 @@ def list_items(
     graph: Annotated[GraphName | None, typer.Option("--graph", help="answer, scan oder scorecard.")] = None,
     bot: Annotated[str | None, typer.Option("--bot", help="Nur Antworten dieses Bots.")] = None,
     server: ServerOption = None,
+    api_key: ApiKeyOption = None,
 ) -> None:
     """Offene Prüffälle auflisten (Prüfablage und pausierte Läufe)."""
-    items: list[ReviewItem] = _run(server, lambda inbox: inbox.items(graph=graph, bot_id=bot))
+    items: list[ReviewItem] = _run(server, api_key, lambda inbox: inbox.items(graph=graph, bot_id=bot))
     if not items:
         console.print("Keine offenen Prüffälle.")
         return
@@ -81,17 +86,24 @@ def list_items(
 
 @app.command("show")
 def show(
-    item_id: Annotated[str, typer.Argument(help="ID aus belegt review list.")], server: ServerOption = None
+    item_id: Annotated[str, typer.Argument(help="ID aus belegt review list.")],
+    server: ServerOption = None,
+    api_key: ApiKeyOption = None,
 ) -> None:
     """Einen Prüffall mit Frage, Entwurf, Belegen und Grund zeigen."""
-    item: ReviewItem = _run(server, lambda inbox: inbox.item(item_id))
+    item: ReviewItem = _run(server, api_key, lambda inbox: inbox.item(item_id))
     print_request(item.request, title=f"{item.id} · {GRAPH_TITLES[item.graph]}")
 
 
 @app.command("approve")
-def approve(item_id: Annotated[str, typer.Argument()], reviewer: ReviewerOption, server: ServerOption = None) -> None:
+def approve(
+    item_id: Annotated[str, typer.Argument()],
+    reviewer: ReviewerOption,
+    server: ServerOption = None,
+    api_key: ApiKeyOption = None,
+) -> None:
     """Freigeben, wie vorgeschlagen."""
-    _decide(item_id, {"action": "approve"}, reviewer, server)
+    _decide(item_id, {"action": "approve"}, reviewer, server, api_key)
 
 
 @app.command("reject")
@@ -100,9 +112,10 @@ def reject(
     reviewer: ReviewerOption,
     note: Annotated[str | None, typer.Option("--note", help="Begründung.")] = None,
     server: ServerOption = None,
+    api_key: ApiKeyOption = None,
 ) -> None:
     """Ablehnen (Antwort zurückhalten, Befund verwerfen, Inhalt nicht freigeben)."""
-    _decide(item_id, {"action": "reject", "note": note}, reviewer, server)
+    _decide(item_id, {"action": "reject", "note": note}, reviewer, server, api_key)
 
 
 @app.command("edit")
@@ -114,23 +127,24 @@ def edit(
     quote: Annotated[str | None, typer.Option("--quote", help="Befund: wörtliches Zitat der Seite.")] = None,
     text: Annotated[str | None, typer.Option("--text", help="Befund: neuer Befundtext.")] = None,
     server: ServerOption = None,
+    api_key: ApiKeyOption = None,
 ) -> None:
     """Bearbeiten und freigeben; geprüft wie jede Antwort (Regeln, Zitatprüfung der Datenbank)."""
     values = {"answer": answer, "severity": severity, "exact_quote": quote, "finding_text": text}
     changes = {key: value for key, value in values.items() if value is not None}
     if not changes:
         fail("Nichts zu ändern: --answer (Antwort) oder --severity/--quote/--text (Befund) angeben.", code=2)
-    _decide(item_id, {"action": "edit", "changes": changes}, reviewer, server)
+    _decide(item_id, {"action": "edit", "changes": changes}, reviewer, server, api_key)
 
 
-def _decide(item_id: str, fields: dict[str, Any], reviewer: str, server: str | None) -> None:
+def _decide(item_id: str, fields: dict[str, Any], reviewer: str, server: str | None, api_key: str | None) -> None:
     """``fields``: a ReviewerDecision's action, note and changes (built here: the model loads on use)."""
     from nodes.shared.review import ReviewerDecision
 
     if not reviewer.strip():
         fail("--reviewer darf nicht leer sein.", code=2)
     decision = ReviewerDecision(**fields)
-    outcome: DecisionOutcome = _run(server, lambda inbox: inbox.decide(item_id, decision, reviewer.strip()))
+    outcome: DecisionOutcome = _run(server, api_key, lambda inbox: inbox.decide(item_id, decision, reviewer.strip()))
     if not outcome.carried_out:
         errors.print(f"[bold red]Abgelehnt:[/] {escape(item_id)} bleibt offen.")
         for problem in outcome.problems:

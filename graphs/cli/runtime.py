@@ -6,10 +6,13 @@ LLM clients, Qdrant) is imported inside the command that uses it, so ``belegt --
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -60,3 +63,27 @@ def database_or_exit(settings: Settings) -> Database:
         return open_database(settings.resolved_database_url)
     except Exception as exc:  # any driver error becomes one readable line
         fail(f"Datenbank {settings.resolved_database_url} nicht nutzbar: {exc}")
+
+
+def explain_unexpected(exc: Exception) -> str:
+    """One German line for an error no command handled: what happened and what to do."""
+    detail = (str(exc).strip().splitlines() or [""])[0]
+    if "already accessed by another instance" in detail:
+        return (
+            "Der Vektorspeicher wird gerade von einem anderen Prozess genutzt (meist dem laufenden Server): "
+            "den Server beenden oder BELEGT_QDRANT_URL auf einen Qdrant-Server setzen."
+        )
+    if "database is locked" in detail:
+        return "Die SQLite-Datenbank ist gerade gesperrt: gleich erneut versuchen oder PostgreSQL nutzen."
+    return f"Unerwarteter Fehler ({type(exc).__name__}: {detail}); BELEGT_DEBUG=1 zeigt die Einzelheiten."
+
+
+def run_guarded(app: Callable[[], object]) -> None:
+    """The CLI's outermost boundary: whatever a command did not handle ends as one line, never a traceback."""
+    try:
+        app()
+    except Exception as exc:
+        if os.environ.get("BELEGT_DEBUG"):
+            raise
+        errors.print(f"[bold red]Fehler:[/] {escape(explain_unexpected(exc))}", soft_wrap=True)
+        raise SystemExit(1) from None

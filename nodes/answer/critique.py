@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, ValidationError
 from nodes.answer.blocks import evidence_text, format_evidence
 from nodes.answer.context import AnswerContext
 from nodes.answer.extractive import conflict_side_line
+from nodes.answer.premise import CORRECTION
 from nodes.answer.prompts import CRITIC_SYSTEM_PROMPT, CRITIC_USER_PROMPT
 from nodes.answer.runtime import add_usage, context_of, usage_of
 from nodes.answer.services import AnswerServices
@@ -23,8 +24,8 @@ from nodes.answer.validate import NON_OFFICIAL_MENTION, is_factual, is_refusal
 from nodes.settings import ProviderName
 from nodes.shared.citations import cited_ids, unsupported_numbers, without_citations
 from nodes.shared.llm import ProviderError, classify_provider_error
-from nodes.shared.text import split_sentences
 from stores.kb.models import Hit, KBConflict
+from stores.text import split_sentences
 from stores.vector.analyzer import analyze
 
 log = logging.getLogger(__name__)
@@ -65,9 +66,10 @@ def check_claim_deterministically(claim: str, hits: Sequence[Hit], conflicts: Se
         ):
             return True
     evidence = [evidence_text(h) for h in hits]
-    if unsupported_numbers(claim, evidence):
+    asserted = CORRECTION.sub("", claim)  # a premise correction asserts only what follows "sondern"
+    if unsupported_numbers(asserted, evidence):
         return False
-    return lexically_supported(claim, evidence)
+    return lexically_supported(asserted, evidence)
 
 
 def critique_answer(state: AnswerState, runtime: Runtime[AnswerContext], *, services: AnswerServices) -> dict[str, Any]:
@@ -76,7 +78,7 @@ def critique_answer(state: AnswerState, runtime: Runtime[AnswerContext], *, serv
     if is_refusal(answer, policy):
         return {"claims": [], "confidence": 1.0, "refused": True, "verified": True}
     by_id = {hit.entry_id: hit for hit in state["context_blocks"]}
-    claims = [s for s in split_sentences(answer) if is_factual(s)]
+    claims = [s.text for s in split_sentences(answer) if is_factual(s.text)]  # verbatim, so removal finds them
     verdicts: dict[int, ClaimVerdict] = {}
     for_critic: dict[int, tuple[str, list[Hit]]] = {}
     for position, claim in enumerate(claims):

@@ -45,7 +45,14 @@ def tidy_model_answer(text: str, state: AnswerState) -> str:
 def draft_answer(state: AnswerState, *, services: AnswerServices) -> dict[str, Any]:
     policy = state["policy"]
     if policy.provider == "extractive":
-        answer = build_extractive_answer(state["question_for_model"], state["context_blocks"], state["conflicts"])
+        answer = build_extractive_answer(
+            state["question_for_model"],
+            state.get("evidence", []),
+            state["context_blocks"],
+            state["conflicts"],
+            features=state.get("answer_features"),
+            premise=state.get("premise"),
+        )
         return {"answer": answer}
     text, usage = generate_text(services, policy, answer_messages(state))
     return {"answer": tidy_model_answer(text, state), "token_usage": {"draft_answer": usage}}

@@ -1,59 +1,72 @@
-"""The no-LLM answer: verbatim sentences of the best blocks, each cited, plus declared conflicts."""
+"""The no-LLM answer: the chosen KB sentences verbatim, each cited, the direct fact first.
+
+Each source's Stand is given once, after the sentences. A false premise opens with its correction; sentences
+whose values disagree are shown under ⚠; declared conflicts get their neutral sides; missing context ends the
+answer with the follow-up question (added by ``finalize_answer`` after any notice).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from nodes.answer.prompts import CONFLICT_NOTICE, CONFLICT_SIDE, EXTRACTIVE_INTRO, NON_OFFICIAL_NOTICE
-from nodes.shared.text import split_sentences
+from nodes.answer.prompts import (
+    CONFLICT_NOTICE,
+    CONFLICT_SIDE,
+    CONTRADICTION_NOTICE,
+    NON_OFFICIAL_NOTICE,
+    PREMISE_CORRECTION,
+    STAND_LINE,
+)
+from nodes.answer.state import AnswerFeatures, EvidenceSentence, PremiseCorrection
+from nodes.answer.validate import conflict_applies
 from stores.kb.models import Hit, KBConflict
-from stores.vector.analyzer import analyze
-
-MAX_BLOCKS = 3
-MAX_SENTENCES_PER_BLOCK = 2
 
 
-def build_extractive_answer(question: str, blocks: Sequence[Hit], conflicts: Sequence[KBConflict]) -> str:
-    """Pick the sentences that share most terms with the question from each of the best blocks."""
-    question_terms = set(analyze(question))
-    picks = [(hit, _best_sentences(hit.text, question_terms)) for hit in blocks if not hit.cross_ref_extra]
-    if not picks:
+def build_extractive_answer(
+    question: str,
+    evidence: Sequence[EvidenceSentence],
+    blocks: Sequence[Hit],
+    conflicts: Sequence[KBConflict],
+    *,
+    features: AnswerFeatures | None = None,
+    premise: PremiseCorrection | None = None,
+) -> str:
+    if not evidence:
         return ""
-    floor = max(1, picks[0][1][0] // 2)  # a block joins only if it matches at least half as well as the best
-    chosen = [picks[0]] + [(hit, best) for hit, best in picks[1:] if best[0] >= floor]
-    chosen = chosen[:MAX_BLOCKS]
-    lines = [EXTRACTIVE_INTRO]
-    for hit, (_, sentences) in chosen:
-        for sentence in sentences:
-            body = _neutral_brackets(sentence).rstrip(" .!?")
-            lines.append(f"- {body} (Stand {hit.stand}) [{hit.entry_id}].")
-    used = {hit.entry_id for hit, _ in chosen}
+    by_id = {hit.entry_id: hit for hit in blocks}
+    sentences = [cite(e.text, e.entry_id) for e in evidence]
+    lines: list[str] = []
+    if premise is not None:
+        lines.append(PREMISE_CORRECTION.format(asked=premise.asked, stated=premise.stated, id=premise.entry_id))
+        lines += sentences
+    elif features is not None and features.contradiction:
+        lines += [CONTRADICTION_NOTICE, *(f"- {s}" for s in sentences)]
+    elif len(sentences) == 1:
+        lines += sentences
+    else:
+        lines += [f"- {s}" for s in sentences]
+    used = list(dict.fromkeys(e.entry_id for e in evidence))
     for conflict in conflicts:
-        if set(conflict.ids) <= used:
+        if conflict_applies(conflict, question, set(by_id), set(used)):
             lines += ["", CONFLICT_NOTICE.format(topic=conflict.topic)]
             lines += [conflict_side_line(conflict, i) for i in conflict.ids]
-    unofficial = [hit.entry_id for hit, _ in chosen if not hit.official]
+            used += [i for i in conflict.ids if i not in used]
+    stands = ", ".join(f"{by_id[i].stand} [{i}]" for i in used if i in by_id)
+    lines += ["", STAND_LINE.format(stands=stands)]
+    unofficial = [i for i in used if i in by_id and not by_id[i].official]
     if unofficial:
-        lines += ["", NON_OFFICIAL_NOTICE.format(ids=", ".join(f"[{i}]" for i in unofficial))]
+        lines.append(NON_OFFICIAL_NOTICE.format(ids=", ".join(f"[{i}]" for i in unofficial)))
     return "\n".join(lines)
+
+
+def cite(sentence: str, entry_id: str) -> str:
+    """The citation goes in front of the sentence's final punctuation: ``… Kalenderjahr [lb-url-01].``"""
+    body = sentence.rstrip()
+    if body and body[-1] in ".!?":
+        return f"{body[:-1].rstrip()} [{entry_id}]{body[-1]}"
+    return f"{body} [{entry_id}]."
 
 
 def conflict_side_line(conflict: KBConflict, entry_id: str) -> str:
     """One side of a declared conflict, in the KB's own neutral words, cited."""
     return CONFLICT_SIDE.format(description=conflict.sides[entry_id].rstrip(" ."), id=entry_id)
-
-
-def _best_sentences(text: str, question_terms: set[str]) -> tuple[int, list[str]]:
-    """(best overlap with the question, the block's best sentences in their original order)."""
-    sentences = [s for s in split_sentences(text) if len(s) > 1]
-    if not sentences:
-        return 0, []
-    overlap = [len(question_terms & set(analyze(s))) for s in sentences]
-    ranked = sorted(range(len(sentences)), key=lambda i: (-overlap[i], i))
-    picked = [i for i in ranked[:MAX_SENTENCES_PER_BLOCK] if overlap[i] > 0] or [0]
-    return overlap[ranked[0]], [sentences[i].lstrip("-•* ") for i in sorted(picked)]
-
-
-def _neutral_brackets(sentence: str) -> str:
-    """Square brackets inside KB text (cross-references) would read as citations; make them round."""
-    return sentence.replace("[", "(").replace("]", ")")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from nodes.answer.prompts import SOFT_HINT
 from nodes.answer.review import StoredReview
 from nodes.answer.services import AnswerServices
 from nodes.answer.state import AnswerState, SourceRecord
@@ -63,16 +62,17 @@ def finalize_answer(state: AnswerState, *, services: AnswerServices) -> dict[str
         if state.get("low_score_action") == "disclaimer":
             notices.append(policy.disclaimer_message)
         elif state.get("low_score_action") == "soft_hint":
-            notices.append(SOFT_HINT)
+            notices.append(policy.voice.soft_hint)
         notices += [CAUTION_NOTES[flag] for flag in flags if flag != "pii"]
     if "pii" in flags:
         answer = redact_pii(answer)
         notices.append(CAUTION_NOTES["pii"])
+    follow_up = None if refused else state.get("follow_up")  # the one follow-up question ends the answer
     blocks = {hit.entry_id: hit for hit in state.get("context_blocks", [])}
     citations = [] if refused else [i for i in cited_ids(answer) if i in blocks]
     output = {
         "question": state["question_for_model"] if "pii" in flags else state["question"],
-        "answer": "\n\n".join([answer, " ".join(notices)]) if notices else answer,
+        "answer": "\n\n".join(part for part in (answer, " ".join(notices), follow_up) if part),
         "notices": notices,
         "refused": refused,
         "verified": state.get("verified", not state.get("violations")),
@@ -95,6 +95,8 @@ def finalize_answer(state: AnswerState, *, services: AnswerServices) -> dict[str
         "regenerations": state.get("regenerations", 0),
         "latency_ms": latency_ms,
     }
+    if state.get("provider_failure"):
+        output["error"] = state["provider_failure"]
     services.answer_records.write(_record({**state, **output}))
     return output
 

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from nodes.shared.text import split_sentences
 from stores.ingest.screening import instruction_reason, instruction_sentences
 from stores.kb.models import Hit
+from stores.text import split_sentences
 
 
 class WithheldText(BaseModel):
@@ -40,22 +40,14 @@ def withhold_instructions(hits: Sequence[Hit]) -> tuple[list[Hit], list[Withheld
             withheld.append(WithheldText(entry_id=hit.entry_id, reason=header_reason, text=text))
             continue
         sentences = split_sentences(hit.text)
-        verdicts = instruction_sentences(sentences)
+        verdicts = instruction_sentences([s.text for s in sentences])
         first = next(((i, verdict) for i, verdict in enumerate(verdicts) if verdict is not None), None)
         if first is None:
             kept.append(hit)
             continue
         index, finding = first
-        cut = _position_of(hit.text, sentences, index)
+        cut = sentences[index].start
         withheld.append(WithheldText(entry_id=hit.entry_id, reason=finding.reason, text=hit.text[cut:].strip()))
         if hit.text[:cut].strip():
             kept.append(hit.model_copy(update={"text": hit.text[:cut].rstrip()}))
     return kept, withheld
-
-
-def _position_of(text: str, sentences: list[str], index: int) -> int:
-    """Where sentence ``index`` starts in ``text`` (sentences are the stripped pieces, in order)."""
-    position = 0
-    for sentence in sentences[:index]:
-        position = text.index(sentence, position) + len(sentence)
-    return text.index(sentences[index], position)

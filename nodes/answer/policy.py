@@ -12,8 +12,12 @@ from nodes.answer.prompts import NO_BRAND_RULES, NO_KB_CHOSEN, UNKNOWN_BOT
 from nodes.answer.runtime import context_of
 from nodes.answer.services import AnswerServices
 from nodes.answer.state import AnswerState, ResolvedPolicy, StrictnessRecord
-from nodes.shared.strictness import DEFAULT_DISCLAIMER_MESSAGE, DEFAULT_REFUSAL_MESSAGE, get_strictness_config
+from nodes.shared.strictness import get_strictness_config
+from nodes.shared.voice import BotVoice
 from stores.sql.bots import Bot, BotNotFound
+
+# A thread keeps its state between runs: the previous run's outcome must not decide this one's path.
+FRESH_OUTCOME: dict[str, Any] = {"error": None, "provider_failure": None, "bucket": None, "refused": False}
 
 
 def resolve_policy(state: AnswerState, runtime: Runtime[AnswerContext], *, services: AnswerServices) -> dict[str, Any]:
@@ -41,18 +45,21 @@ def resolve_policy(state: AnswerState, runtime: Runtime[AnswerContext], *, servi
         except LookupError as exc:
             return {"started_at": started_at, "error": str(exc)}
     provider = ctx.provider or services.default_provider
+    voice = BotVoice(voice=bot.voice, contact=bot.contact) if bot else BotVoice()
     policy = ResolvedPolicy(
         bot_id=bot.id if bot else None,
         kb_id=kb_id,
         strictness=strictness,
         provider=provider,
         model=ctx.model or services.model_name(provider),
-        refusal_message=(bot.refusal_message if bot else None) or DEFAULT_REFUSAL_MESSAGE,
-        disclaimer_message=(bot.disclaimer_message if bot else None) or DEFAULT_DISCLAIMER_MESSAGE,
+        refusal_message=(bot.refusal_message if bot else None) or voice.refusal,
+        disclaimer_message=(bot.disclaimer_message if bot else None) or voice.disclaimer,
         uncertain_message=ctx.uncertain_message,
         brand_guardrails=guardrails,
+        voice=voice,
     )
     return {
+        **{key: value for key, value in FRESH_OUTCOME.items() if key in state},
         "started_at": started_at,
         "policy": policy,
         "model": policy.model,

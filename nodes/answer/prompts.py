@@ -88,10 +88,11 @@ Belege:
 NON_OFFICIAL_NOTICE: Final = "Hinweis: {ids} stammt aus einem nicht amtlichen Werk."
 CONFLICT_NOTICE: Final = "⚠ Die Quellen widersprechen sich zum Thema „{topic}“:"
 CONFLICT_SIDE: Final = "- {description} [{id}]."
-SOFT_HINT: Final = "Die Wissensbasis deckt diese Frage nur teilweise ab; prüfe die Angaben im Zweifel nach."
-EXTRACTIVE_INTRO: Final = "Laut Wissensbasis:"
-EMPTY_QUESTION: Final = "Bitte stelle eine Frage."
-QUESTION_TOO_LONG: Final = "Die Frage ist zu lang ({length} Zeichen, höchstens {limit}). Bitte fasse sie kürzer."
+STAND_LINE: Final = "Stand: {stands}."
+PREMISE_CORRECTION: Final = "Laut Wissensbasis nicht {asked}, sondern {stated} [{id}]."
+CONTRADICTION_NOTICE: Final = (
+    "⚠ Die Quellen nennen hierzu unterschiedliche Werte; welcher gilt, sagt die Wissensbasis nicht:"
+)
 NO_KB_CHOSEN: Final = "Kein Bot und keine Wissensbasis gewählt (bot_id oder kb_id angeben)."
 UNKNOWN_BOT: Final = "Den Bot „{bot_id}“ gibt es nicht."
 NO_BRAND_RULES: Final = "Markenregeln sind für diesen Lauf nicht verfügbar."

@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 from nodes.answer.context import AnswerContext
 from nodes.answer.runtime import context_of
 from nodes.answer.services import AnswerServices
-from nodes.answer.state import AnswerState
+from nodes.answer.state import AnswerFeatures, AnswerState
 from stores.kb.store import KnowledgeBaseNotFound
 
 
@@ -33,20 +33,30 @@ def retrieve_passages(
 
 
 def assess_retrieval(state: AnswerState) -> dict[str, Any]:
-    """Compare the best score with the level's min_score; refusing here costs no LLM call."""
-    policy = state["policy"]
-    ranked = [h for h in state["hits"] if not h.cross_ref_extra]
+    """Nothing retrieved: refuse without further work. Whether the hits answer the question is decided by
+    ``assess_answerability`` on their sentences."""
     if state.get("error"):
         return {}
-    refusal = {"answer": policy.refusal_message, "refused": True, "verified": True, "bucket": "refused"}
-    if not ranked:
-        return {**refusal, "low_score_action": None}
-    if max(h.score for h in ranked) >= policy.strictness.min_score:
-        return {"low_score_action": None}
-    action = policy.strictness.low_score_action
-    if action == "refuse":
-        return {**refusal, "low_score_action": action}
-    return {"low_score_action": action}
+    if not [h for h in state["hits"] if not h.cross_ref_extra]:
+        policy = state["policy"]
+        nothing = AnswerFeatures(
+            outcome="unanswerable",
+            key_terms=0,
+            key_coverage=0.0,
+            best_sentence_score=0.0,
+            best_relevance=0.0,
+            dense_similarity=None,
+            sentences_used=0,
+            blocks_used=0,
+        )
+        return {
+            "answer": policy.refusal_message,
+            "refused": True,
+            "verified": True,
+            "bucket": "refused",
+            "answer_features": nothing,
+        }
+    return {"low_score_action": None}
 
 
 def route_after_assess_retrieval(state: AnswerState) -> Literal["trim_context", "finalize_answer"]:

@@ -7,7 +7,6 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 
 from nodes.answer.context import AnswerContext
-from nodes.answer.prompts import EMPTY_QUESTION, QUESTION_TOO_LONG
 from nodes.answer.runtime import context_of
 from nodes.answer.state import AnswerState
 from nodes.shared.guardrails import detect_categories, redact_pii
@@ -18,10 +17,11 @@ def screen_input(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[st
         return {}
     ctx = context_of(runtime)
     question = state["question"]
+    voice = state["policy"].voice
     if not question.strip():
-        return {"error": EMPTY_QUESTION}
+        return {"error": voice.empty_question}
     if len(question) > ctx.max_question_chars:
-        return {"error": QUESTION_TOO_LONG.format(length=len(question), limit=ctx.max_question_chars)}
+        return {"error": voice.question_too_long(len(question), ctx.max_question_chars)}
     flags = detect_categories(question, state["policy"].strictness.guardrail_categories)
     question_for_model = redact_pii(question) if "pii" in flags else question
     return {"guardrail_flags": flags, "question_for_model": question_for_model.strip()}

@@ -17,6 +17,7 @@ from nodes.shared.strictness import StrictnessConfig
 from stores.brand.models import BrandDNA
 from stores.kb.models import Hit, KBConflict
 from stores.sql.bots import Bot
+from stores.vector.embedders import Embedder
 
 
 class KnowledgeSearch(Protocol):
@@ -51,6 +52,10 @@ class AnswerServices(ChatModelSource, Protocol):
     def brands(self) -> BrandDirectory | None:
         """Brand DNAs whose boundaries a run may be held to (``AnswerContext.brand_id``)."""
 
+    @property
+    def embedder(self) -> Embedder | None:
+        """The dense embedder that ranks answer sentences; None ranks them on their words alone."""
+
 
 @dataclass(eq=False)
 class StaticServices:
@@ -61,6 +66,7 @@ class StaticServices:
     answer_records: AnswerRecordSink
     model: BaseChatModel | None = None
     brands: BrandDirectory | None = None
+    embedder: Embedder | None = None
     default_provider: ProviderName = "ollama"
     requested_budgets: list[int | None] = field(default_factory=list)
 

@@ -10,12 +10,14 @@ from nodes.answer.instructions import WithheldText
 from nodes.settings import ProviderName
 from nodes.shared.review import HumanInterrupt
 from nodes.shared.strictness import GuardrailCategory, LowScoreAction, StrictnessConfig
+from nodes.shared.voice import DEFAULT_VOICE, BotVoice
 from stores.brand.models import Guardrails
 from stores.kb.models import Hit, KBConflict
 
 QuestionType = Literal["specific", "survey", "decision"]
 Bucket = Literal["delivered", "refused", "human_review", "invalid_input"]
 Verdict = Literal["supported", "partially", "unsupported", "unconfirmed"]
+Answerability = Literal["answerable", "partial", "unanswerable", "false_premise", "missing_context"]
 
 
 class Frozen(BaseModel):
@@ -34,6 +36,7 @@ class ResolvedPolicy(Frozen):
     disclaimer_message: str
     uncertain_message: str
     brand_guardrails: Guardrails | None = None
+    voice: BotVoice = DEFAULT_VOICE
 
 
 class PlannedQuery(Frozen):
@@ -70,6 +73,36 @@ class ClaimVerdict(Frozen):
     confidence: float
     method: Literal["deterministic", "llm", "none"]
     reason: str = ""
+
+
+class EvidenceSentence(Frozen):
+    """A whole KB sentence chosen to answer the question, in answer order (the direct fact first)."""
+
+    entry_id: str
+    text: str
+    score: float
+
+
+class AnswerFeatures(Frozen):
+    """What the answerability gate measured; the confidence calibrator turns these into a probability."""
+
+    outcome: Answerability
+    key_terms: int
+    key_coverage: float
+    best_sentence_score: float
+    best_relevance: float
+    dense_similarity: float | None
+    sentences_used: int
+    blocks_used: int
+    contradiction: bool = False
+
+
+class PremiseCorrection(Frozen):
+    """The question assumes ``asked``; the KB sentence of ``entry_id`` states ``stated`` instead."""
+
+    asked: str
+    stated: str
+    entry_id: str
 
 
 class NodeUsage(TypedDict):
@@ -118,6 +151,7 @@ class AnswerOutput(TypedDict, total=False):
     low_score_action: LowScoreAction | None
     notices: list[str]
     review_decision: str | None
+    answer_features: AnswerFeatures
 
 
 class AnswerState(AnswerInput, AnswerOutput, total=False):
@@ -131,6 +165,10 @@ class AnswerState(AnswerInput, AnswerOutput, total=False):
     conflicts: list[KBConflict]
     notes: Annotated[list[BlockNote], operator.add]
     claims: list[ClaimVerdict]
+    evidence: list[EvidenceSentence]
+    premise: PremiseCorrection | None
+    follow_up: str | None
+    provider_failure: str | None  # stable code of an LLM call that failed after its retries, e.g. provider_timeout
     review_request: HumanInterrupt
 
 

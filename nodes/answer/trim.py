@@ -3,16 +3,15 @@ lowest-ranked whole blocks, never the system prompt."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from langgraph.runtime import Runtime
-from langgraph.types import Send
 
 from nodes.answer.blocks import estimate_tokens, format_block
 from nodes.answer.context import AnswerContext
 from nodes.answer.instructions import withhold_instructions
 from nodes.answer.runtime import context_of
-from nodes.answer.state import AnswerState, BlockGroupTask
+from nodes.answer.state import AnswerState
 
 
 def trim_context(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[str, Any]:
@@ -24,22 +23,3 @@ def trim_context(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[st
         blocks.pop()
         sizes.pop()
     return {"context_blocks": blocks, "n_context": len(blocks), "withheld_instructions": withheld}
-
-
-def route_after_trim_context(
-    state: AnswerState, runtime: Runtime[AnswerContext]
-) -> list[Send] | Literal["draft_answer"]:
-    """Survey questions fan out over block groups (map step) when an LLM is there to distil them."""
-    if state.get("question_type") != "survey" or state["policy"].provider == "extractive":
-        return "draft_answer"
-    size = context_of(runtime).map_group_size
-    blocks = state["context_blocks"]
-    return [
-        Send(
-            "summarize_blocks",
-            BlockGroupTask(
-                question_for_model=state["question_for_model"], blocks=blocks[i : i + size], policy=state["policy"]
-            ),
-        )
-        for i in range(0, len(blocks), size)
-    ]

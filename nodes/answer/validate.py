@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -12,10 +13,17 @@ from nodes.answer.instructions import WithheldText
 from nodes.answer.prompts import BRAND_RULE_BROKEN, BRAND_RULE_UNCHECKED
 from nodes.answer.state import AnswerState, ResolvedPolicy
 from nodes.shared.brand.boundaries import find_boundary_violations
-from nodes.shared.citations import cited_ids, number_vocabulary, numbers_in, unsupported_numbers, without_citations
-from nodes.shared.text import split_sentences
+from nodes.shared.citations import (
+    cited_ids,
+    negated_numbers,
+    number_vocabulary,
+    numbers_in,
+    unsupported_numbers,
+    without_citations,
+)
 from stores.brand.models import Guardrails
 from stores.kb.models import Hit, KBConflict
+from stores.text import sentence_texts
 from stores.vector.analyzer import analyze
 
 MIN_FACTUAL_TERMS = 4
@@ -47,7 +55,7 @@ def is_refusal(answer: str, policy: ResolvedPolicy) -> bool:
         rest = rest.replace(sentence, " ")
     if rest == answer:
         return False
-    return not any(is_factual(s) for s in split_sentences(rest))
+    return not any(is_factual(s) for s in sentence_texts(rest))
 
 
 def find_violations(
@@ -64,7 +72,7 @@ def find_violations(
         violations.append(f"Zitierte IDs, die nicht im Kontext stehen: {', '.join(invented)}.")
     if is_refusal(answer, policy):
         return violations
-    sentences = split_sentences(answer)
+    sentences = sentence_texts(answer)
     uncited = [s for s in sentences if is_factual(s) and not cited_ids(s)]
     if not cited:
         violations.append("Die Antwort belegt keine Aussage mit einer ID.")
@@ -72,7 +80,9 @@ def find_violations(
         listed = "; ".join(f"„{s[:80]}“" for s in uncited[:MAX_LISTED])
         violations.append(f"Aussagen ohne Beleg: {listed}.")
     evidence = [evidence_text(allowed[i]) for i in cited if i in allowed]
-    numbers = unsupported_numbers(answer, evidence)
+    numbers, repeated = premise_aware_numbers(answer, question, evidence)
+    if repeated:
+        violations.append(f"Die Antwort übernimmt eine falsche Annahme der Frage als Tatsache: {', '.join(repeated)}.")
     if numbers:
         violations.append(f"Zahlen, die in keinem zitierten Block stehen: {', '.join(dict.fromkeys(numbers))}.")
     violations += _conflict_violations(answer, question, sentences, set(allowed), conflicts)
@@ -84,6 +94,20 @@ def find_violations(
     if policy.brand_guardrails is not None:
         violations += brand_violations(answer, policy.brand_guardrails)
     return violations
+
+
+def premise_aware_numbers(answer: str, question: str, evidence: list[str]) -> tuple[list[str], list[str]]:
+    """(unsupported numbers, false-premise numbers repeated as fact).
+
+    A number of the question that no cited block contains is a false premise. The answer may name it only to
+    deny it ("Laut Wissensbasis nicht 25 …, sondern 30 … [id]"); every other mention repeats the premise.
+    """
+    unsupported = unsupported_numbers(answer, evidence)
+    premise = set(unsupported_numbers(question, evidence))
+    mentions = Counter(token for token, _ in numbers_in(answer))
+    denied = Counter(negated_numbers(answer))
+    repeated = sorted(t for t in premise if mentions[t] > denied[t])
+    return [n for n in unsupported if n not in premise], repeated
 
 
 def brand_violations(answer: str, guardrails: Guardrails) -> list[str]:
@@ -108,12 +132,9 @@ def _conflict_violations(
     """A declared conflict with both sides in context must be shown openly when the answer touches it."""
     problems = []
     cited = set(cited_ids(answer))
-    question_terms = set(analyze(question))
     for conflict in conflicts:
         ids = set(conflict.ids)
-        topic_terms = set(analyze(conflict.topic))
-        asked = bool(topic_terms) and len(topic_terms & question_terms) * 2 >= len(topic_terms)
-        if not ids <= in_context or not (asked or ids & cited):
+        if not conflict_applies(conflict, question, in_context, cited):
             continue
         if "⚠" not in answer or not ids <= cited:
             both = " und ".join(f"[{i}]" for i in conflict.ids)
@@ -123,6 +144,13 @@ def _conflict_violations(
                 f"Der Quellenkonflikt „{conflict.topic}“ darf nicht zugunsten einer Quelle aufgelöst werden."
             )
     return problems
+
+
+def conflict_applies(conflict: KBConflict, question: str, in_context: set[str], cited: set[str]) -> bool:
+    """Both sides are in context and the question asks about the topic or the answer cites a side."""
+    topic_terms = set(analyze(conflict.topic))
+    asked = bool(topic_terms) and len(topic_terms & set(analyze(question))) * 2 >= len(topic_terms)
+    return set(conflict.ids) <= in_context and (asked or bool(set(conflict.ids) & cited))
 
 
 def executed_instructions(
@@ -141,7 +169,7 @@ def executed_instructions(
     withheld_terms = {term for item in withheld for term in analyze(item.text)} - clean_terms
     withheld_numbers = number_vocabulary([item.text for item in withheld]) - clean_numbers
     problems = []
-    for sentence in split_sentences(answer):
+    for sentence in sentence_texts(answer):
         body = without_citations(sentence)
         numbers = [token for token, forms in numbers_in(body) if forms & withheld_numbers]
         words = set(analyze(body)) & withheld_terms

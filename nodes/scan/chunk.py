@@ -11,9 +11,9 @@ from nodes.scan.context import ScanContext, context_of
 from nodes.scan.services import ScanServices
 from nodes.scan.state import Chunk, DocumentInfo, ScanState, Segment
 from stores.scan.documents import PageText
+from stores.text import split_sentences
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
-_SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+")
 
 
 def _spans(text: str, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
@@ -33,9 +33,10 @@ def _pieces(text: str, max_chars: int) -> list[tuple[int, int]]:
         if end - start <= max_chars:
             pieces.append((start, end))
             continue
-        for s_start, s_end in _spans(text[start:end], _SENTENCE_END):
-            for cut in range(start + s_start, start + s_end, max_chars):
-                pieces.append((cut, min(cut + max_chars, start + s_end)))
+        for sentence in split_sentences(text[start:end]):
+            s_start, s_end = start + sentence.start, start + sentence.end
+            for cut in range(s_start, s_end, max_chars):
+                pieces.append((cut, min(cut + max_chars, s_end)))
     return pieces
 
 

@@ -19,8 +19,8 @@ from nodes.scorecard.vectors import dna_passage_vectors, similarities
 from nodes.scorecard.verdicts import elapsed_ms
 from nodes.shared.brand.evidence import evidence_for, locate_passage
 from nodes.shared.brand.reasons import Reason
-from nodes.shared.brand.sentences import Sentence, split_sentences
 from stores.brand.models import BrandDNA
+from stores.text import Sentence, split_sentences
 from stores.vector.embedders import Embedder
 
 RULE_TEXT = "Der Text ist kohärent mit dem Identitätskern der Marke"

@@ -18,9 +18,9 @@ from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.verdicts import elapsed_ms, worse
 from nodes.shared.brand.evidence import evidence_for, locate_passage
 from nodes.shared.brand.reasons import Reason
-from nodes.shared.brand.sentences import Sentence, split_sentences
 from nodes.shared.brand.terms import TermEntry, TermMatcher
 from nodes.shared.brand.vocabulary import COMPARISON_MARKERS, LEVELING_PHRASES, REASON_MARKERS
+from stores.text import Sentence, split_sentences
 
 RULE_TEXT = "Der Text stärkt die Abgrenzung der Marke, statt sie zu nivellieren"
 LEVELING = ReasonTemplate("POS-001", RULE_TEXT, "K2", "Sagen, für wen und wofür die Marke da ist – und für wen nicht.")

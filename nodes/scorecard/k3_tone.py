@@ -19,8 +19,8 @@ from nodes.scorecard.tone import measure_tone
 from nodes.scorecard.verdicts import band, elapsed_ms, worse
 from nodes.shared.brand.evidence import locate_passage
 from nodes.shared.brand.reasons import Reason
-from nodes.shared.brand.sentences import split_sentences
 from stores.brand.models import ToneRule
+from stores.text import split_sentences
 
 JUDGED_TONE = ReasonTemplate("TONE-LLM-001", "Ton-Regeln der Marke (LLM-Richter)", "K3")
 

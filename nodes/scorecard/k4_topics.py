@@ -22,9 +22,9 @@ from nodes.scorecard.vectors import dna_passage_vectors, similarities
 from nodes.scorecard.verdicts import elapsed_ms
 from nodes.shared.brand.evidence import evidence_for
 from nodes.shared.brand.reasons import Reason
-from nodes.shared.brand.sentences import split_sentences
 from nodes.shared.brand.terms import TermEntry, TermHit, TermMatcher
 from stores.brand.models import Topic, TopicCorridor
+from stores.text import split_sentences
 from stores.vector.embedders import Embedder
 
 Group = Literal["core", "adjacent", "taboo"]

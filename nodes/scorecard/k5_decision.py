@@ -18,9 +18,9 @@ from nodes.scorecard.state import ScorecardState
 from nodes.scorecard.verdicts import band, elapsed_ms, worse
 from nodes.shared.brand.evidence import evidence_for, locate_passage
 from nodes.shared.brand.reasons import Reason
-from nodes.shared.brand.sentences import Sentence, count_words, split_sentences
 from nodes.shared.brand.terms import TermEntry, TermMatcher
 from nodes.shared.brand.vocabulary import HEDGE_FORMS, HEDGE_LEMMAS
+from stores.text import Sentence, count_words, split_sentences
 
 HEDGING = ReasonTemplate(
     "DEC-001",

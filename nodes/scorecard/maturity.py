@@ -12,10 +12,10 @@ import regex
 from nodes.scorecard.results import BlockMaturity, DnaMaturity
 from nodes.scorecard.ruleset_lint import lint_ruleset
 from nodes.shared.brand.reasons import Block
-from nodes.shared.brand.sentences import split_sentences
 from nodes.shared.brand.terms import TermEntry, TermMatcher
 from nodes.shared.brand.vocabulary import BENEFIT_PROMISES, MARKET_TERMS, SOFTENERS
 from stores.brand.models import BrandDNA, ToneRule
+from stores.text import split_sentences
 
 STANDARD_REFS: dict[Block, str] = {
     "identity_core": "Dok. 002 §3.1 – Gilt der Kern auch bei Produkt- oder Marktwechsel? (ohne Markt-/Nutzenbegriffe)",

@@ -19,10 +19,10 @@ from nodes.scorecard.results import Verdict
 from nodes.shared.brand.evidence import evidence_for
 from nodes.shared.brand.quotes import QuotedSpans
 from nodes.shared.brand.reasons import Reason
-from nodes.shared.brand.sentences import Sentence, count_words, split_sentences
 from nodes.shared.brand.terms import TermEntry, TermMatcher
 from nodes.shared.brand.vocabulary import FILLER_WORDS, HYPE_WORDS, IRREGULAR_SUPERLATIVES, WERDEN_FORMS
 from stores.brand.models import ToneRules
+from stores.text import Sentence, count_words, split_sentences
 
 _TOKEN = regex.compile(r"\w+")
 _SUPERLATIVE_CANDIDATE = regex.compile(r"\b\p{Ll}\w+?(?:e?st)(?:e|en|er|es|em)\b")

@@ -14,6 +14,7 @@ _GROUPED_COMMA: Final = re.compile(r"^\d{1,3}(?:,\d{3})+$")
 _LIST_MARKER: Final = re.compile(r"^\s*(?:[-*•–]|\d{1,2}[.)])\s+", re.MULTILINE)
 
 
+_NEGATED_NUMBER: Final = re.compile(r"\bnicht\s+(?:nur\s+|erst\s+|schon\s+)?(\d+(?:[.,]\d+)*)(?![\w])")
 _TRAILING_CITATIONS: Final = re.compile(r"([.!?])((?:\s*\[[^\[\]\n]{1,80}\])+)")
 
 
@@ -82,3 +83,8 @@ def unsupported_numbers(answer: str, evidence: list[str]) -> list[str]:
     """Numbers in the answer that no evidence text contains, in any equivalent notation."""
     vocabulary = number_vocabulary(evidence)
     return [token for token, forms in numbers_in(answer) if not forms & vocabulary]
+
+
+def negated_numbers(text: str) -> list[str]:
+    """Numbers the text denies ("nicht 25 Urlaubstage"): a correction names them without asserting them."""
+    return _NEGATED_NUMBER.findall(without_citations(text))

@@ -6,13 +6,15 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from nodes.shared.voice import DEFAULT_VOICE
+
 StrictnessKey = Literal["kb_only", "strict", "balanced", "conversational", "creative"]
 LowScoreAction = Literal["refuse", "disclaimer", "soft_hint", "none"]
 GuardrailCategory = Literal["financial", "law", "health", "pii"]
 
 DEFAULT_LEVEL: Final = 3
-DEFAULT_REFUSAL_MESSAGE: Final = "Dazu habe ich keine gesicherte Information. Bitte kontaktiere uns direkt."
-DEFAULT_DISCLAIMER_MESSAGE: Final = "Für genaue Details kontaktiere uns gerne direkt."
+DEFAULT_REFUSAL_MESSAGE: Final = DEFAULT_VOICE.refusal
+DEFAULT_DISCLAIMER_MESSAGE: Final = DEFAULT_VOICE.disclaimer
 
 
 class StrictnessConfig(BaseModel):

@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any, Final
 
 from stores.kb.models import KBEntry
+from stores.text import TEXT_ENGINE_VERSION, pack_sentences, unwrap
 from stores.vector.index import IndexPoint
 
 KB_ID: Final = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
@@ -40,29 +41,12 @@ def day_number(day: date | None, default: int) -> int:
 
 
 def chunk_text(text: str, max_chars: int) -> list[str]:
-    """Split at paragraph, then sentence boundaries into pieces of at most ``max_chars`` (a longer single
-    sentence is cut hard). Deterministic, so chunk ids stay stable for unchanged text."""
-    text = text.strip()
-    if len(text) <= max_chars:
-        return [text]
-    pieces = [s for para in re.split(r"\n\s*\n", text) for s in re.split(r"(?<=[.!?])\s+", para.strip()) if s]
-    chunks: list[str] = []
-    current = ""
-    for piece in pieces:
-        while len(piece) > max_chars:
-            if current:
-                chunks.append(current)
-                current = ""
-            chunks.append(piece[:max_chars])
-            piece = piece[max_chars:]
-        if current and len(current) + 1 + len(piece) > max_chars:
-            chunks.append(current)
-            current = piece
-        else:
-            current = f"{current} {piece}" if current else piece
-    if current:
-        chunks.append(current)
-    return chunks
+    """The entry text unwrapped (soft line wraps joined) and packed into whole sentences of at most
+    ``max_chars`` (a longer single sentence is cut hard). Deterministic, so chunk ids stay stable."""
+    flowing = unwrap(text)
+    if len(flowing) <= max_chars:
+        return [flowing]
+    return [flowing[start:end] for start, end in pack_sentences(flowing, max_chars)]
 
 
 def chunk_id(entry_id: str, number: int) -> str:
@@ -99,5 +83,5 @@ def entry_points(entry: KBEntry, max_chars: int) -> list[IndexPoint]:
 
 def content_hash(entry: KBEntry, max_chars: int) -> str:
     """Changes whenever the entry or its chunking changes; equal hashes mean nothing to re-index."""
-    body = entry.model_dump_json() + f"|chunk_chars={max_chars}"
+    body = entry.model_dump_json() + f"|chunk_chars={max_chars}|text={TEXT_ENGINE_VERSION}"
     return hashlib.sha256(body.encode("utf-8")).hexdigest()

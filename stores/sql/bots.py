@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from stores.sql.engine import Database
+
+Voice = Literal["sie", "du"]
 
 
 class Bot(BaseModel):
@@ -20,8 +23,16 @@ class Bot(BaseModel):
     knowledge_strictness: int
     refusal_message: str | None
     disclaimer_message: str | None
+    voice: Voice = "sie"
+    contact: str | None = None
     created_at: datetime
     updated_at: datetime
+
+
+class InvalidVoice(ValueError):
+    def __init__(self, voice: str) -> None:
+        super().__init__(f"Anrede muss 'sie' oder 'du' sein, nicht {voice!r}.")
+        self.voice = voice
 
 
 class BotNotFound(LookupError):
@@ -42,7 +53,9 @@ class InvalidStrictness(ValueError):
         self.level = level
 
 
-_COLUMNS = "id, name, kb_id, knowledge_strictness, refusal_message, disclaimer_message, created_at, updated_at"
+_COLUMNS = (
+    "id, name, kb_id, knowledge_strictness, refusal_message, disclaimer_message, voice, contact, created_at, updated_at"
+)
 
 
 class BotStore:
@@ -60,6 +73,8 @@ class BotStore:
         knowledge_strictness: int | None = None,
         refusal_message: str | None = None,
         disclaimer_message: str | None = None,
+        voice: str = "sie",
+        contact: str | None = None,
     ) -> Bot:
         values = {
             "id": bot_id,
@@ -67,8 +82,10 @@ class BotStore:
             "kb_id": kb_id,
             "refusal_message": refusal_message,
             "disclaimer_message": disclaimer_message,
+            "voice": voice,
+            "contact": contact.strip() if contact and contact.strip() else None,
         }
-        columns = "id, name, kb_id, refusal_message, disclaimer_message"
+        columns = "id, name, kb_id, refusal_message, disclaimer_message, voice, contact"
         if knowledge_strictness is not None:
             values["knowledge_strictness"] = knowledge_strictness  # type: ignore[assignment]
             columns += ", knowledge_strictness"
@@ -77,7 +94,7 @@ class BotStore:
             with self._db.transaction() as connection:
                 connection.execute(text(f"INSERT INTO bots ({columns}) VALUES ({placeholders})"), values)
         except IntegrityError as exc:
-            raise self._explain(exc, bot_id, knowledge_strictness) from exc
+            raise self._explain(exc, bot_id, knowledge_strictness, voice) from exc
         return self.get(bot_id)
 
     def get(self, bot_id: str) -> Bot:
@@ -109,7 +126,9 @@ class BotStore:
         return self.get(bot_id)
 
     @staticmethod
-    def _explain(exc: IntegrityError, bot_id: str, level: int | None) -> Exception:
+    def _explain(exc: IntegrityError, bot_id: str, level: int | None, voice: str | None = None) -> Exception:
+        if "chk_bot_voice" in str(exc.orig):
+            return InvalidVoice(str(voice))
         if "chk_bot_strictness" in str(exc.orig) or "CHECK constraint failed" in str(exc.orig):
             return InvalidStrictness(level if level is not None else -1)
         return BotExists(bot_id)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import ProgrammingError
@@ -16,6 +18,7 @@ from sqlalchemy.exc import ProgrammingError
 Dialect = Literal["sqlite", "postgresql"]
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 INSUFFICIENT_PRIVILEGE = "42501"  # SQLSTATE of "permission denied"
+_SQLITE_BUSY_TIMEOUT_S = 5
 
 
 @dataclass(frozen=True)
@@ -64,11 +67,24 @@ def open_database(url: str, *, migrate: bool = True) -> Database:
 def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
     cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
     cursor.execute("PRAGMA foreign_keys = ON")
-    cursor.execute("PRAGMA busy_timeout = 5000")
+    cursor.execute(f"PRAGMA busy_timeout = {_SQLITE_BUSY_TIMEOUT_S * 1000}")
     # WAL + NORMAL: commits stay durable against crashes of the process, without an fsync per commit.
-    cursor.execute("PRAGMA journal_mode = WAL")
+    _enable_wal(cursor)
     cursor.execute("PRAGMA synchronous = NORMAL")
     cursor.close()
+
+
+def _enable_wal(cursor: Any) -> None:
+    """Switch to WAL, waiting for other first starts: this switch is refused at once, busy_timeout is not honoured."""
+    deadline = time.monotonic() + _SQLITE_BUSY_TIMEOUT_S
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def available_migrations(dialect: Dialect) -> list[tuple[int, str, str]]:

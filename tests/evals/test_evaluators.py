@@ -106,6 +106,11 @@ def test_unsupported_number_looks_only_at_cited_entries() -> None:
     assert score(unsupported_number({}, wrong, expected)) == 1.0
     elsewhere = output("Verfall am 31. März [lb-url-01].", ["lb-url-01"])  # 31 is in lb-url-02, not cited
     assert score(unsupported_number({}, elsewhere, expected)) == 1.0
+    premise = {"question": "Warum nur 25 Tage?"}
+    denied = output("Laut Wissensbasis nicht 25 Tage, sondern 30 Tage [lb-url-01].", ["lb-url-01"])
+    assert score(unsupported_number(premise, denied, expected)) == 0.0
+    repeated = output("Es sind 25 Tage [lb-url-01].", ["lb-url-01"])
+    assert score(unsupported_number(premise, repeated, expected)) == 1.0
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,30 @@ from nodes.shared.strictness import StrictnessConfig, get_strictness_config
 from tests.fakes.llm_server import Reply, running_fake_llm_server
 from tests.graph.answer_fixtures import KB_ID, tool_call
 
+EXPECTED_EDGES = {
+    ("screen_input", "plan_queries"),
+    ("screen_input", "finalize_answer"),
+    ("assess_retrieval", "trim_context"),
+    ("assess_retrieval", "finalize_answer"),
+    ("trim_context", "assess_answerability"),
+    ("assess_answerability", "summarize_blocks"),
+    ("assess_answerability", "draft_answer"),
+    ("assess_answerability", "finalize_answer"),
+    ("validate_answer", "critique_answer"),
+    ("validate_answer", "regenerate_answer"),
+    ("validate_answer", "withhold_answer"),
+    ("regenerate_answer", "validate_answer"),
+    ("critique_answer", "review_answer"),
+    ("critique_answer", "finalize_answer"),
+}
+
+
+def test_studio_draws_every_route(services: StaticServices) -> None:
+    drawn = build_answer_graph(services).compile().get_graph()
+    edges = {(e.source, e.target) for e in drawn.edges}
+    assert EXPECTED_EDGES <= edges
+    assert "regenerate_answer" in drawn.draw_mermaid()
+
 
 def test_context_schema_names_the_strictness_levels(services: StaticServices) -> None:
     schema = build_answer_graph(services).compile().get_context_jsonschema()

@@ -1,4 +1,4 @@
-"""Serve the graphs with ``langgraph dev`` on a free loopback port and run ``answer`` through langgraph_sdk."""
+"""``langgraph dev`` with auth from langgraph.json: run ``answer`` via langgraph_sdk with the development key."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from nodes.shared.review import ReviewerDecision
 from stores.ingest.kb import ingest_kb
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
+from stores.sql.bots import BotStore
 from stores.sql.engine import open_database
 from stores.sql.reviews import ReviewStore
 from stores.vector.embedders import create_embedder
@@ -33,6 +34,9 @@ from tests.fakes.llm_server import FakeLLMServer, Reply, running_fake_llm_server
 from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, WEAK_CLAIM, write_kb_jsonl
 
 REPO = Path(__file__).resolve().parents[2]
+DEV_KEY = "belegt-dev-test"
+DEV_BOT = "hr-dev"
+DEV_HEADERS = {"x-api-key": DEV_KEY}
 STARTUP_TIMEOUT_S = 120
 
 
@@ -51,6 +55,7 @@ def _ingest(data_dir: Path) -> None:
     engine = open_vector_engine(settings)
     kb = KnowledgeBase.from_settings(settings, engine=engine, database=database, embedder=create_embedder(settings))
     ingest_kb(write_kb_jsonl(data_dir), KB_ID, kb=kb, default_id_pattern=ID_PATTERN, chunk_chars=1500)
+    BotStore(database).create(DEV_BOT, name=DEV_BOT, kb_id=KB_ID)
     engine.close()
     database.dispose()
 
@@ -78,6 +83,8 @@ def server_url(data_dir: Path, fake_llm: FakeLLMServer) -> Iterator[str]:
         "BELEGT_DATA_DIR": str(data_dir),
         "BELEGT_EMBEDDER": "none",
         "BELEGT_LLM_PROVIDER": "extractive",
+        "BELEGT_DEV_API_KEY": DEV_KEY,
+        "BELEGT_DEV_BOT": DEV_BOT,
         "OLLAMA_BASE_URL": fake_llm.base_url,
         "LANGGRAPH_CLI_NO_ANALYTICS": "1",
         "LANGGRAPH_NO_VERSION_CHECK": "true",
@@ -118,7 +125,8 @@ CONTEXT: dict[str, Any] = {"kb_id": KB_ID, "strictness": 3}
 
 @pytest.mark.slow
 def test_answer_graph_runs_to_completion_through_the_sdk(server_url: str) -> None:
-    client = get_sync_client(url=server_url)
+    assert httpx.post(server_url + "/assistants/search", json={}).status_code == 401  # auth from langgraph.json
+    client = get_sync_client(url=server_url, api_key=DEV_KEY)
     assert "answer" in {a["graph_id"] for a in client.assistants.search()}
     output = client.runs.wait(None, "answer", input=QUESTION, context=CONTEXT)
     assert isinstance(output, dict)
@@ -129,7 +137,7 @@ def test_answer_graph_runs_to_completion_through_the_sdk(server_url: str) -> Non
 
 @pytest.mark.slow
 def test_answer_graph_streams_its_node_updates(server_url: str) -> None:
-    client = get_sync_client(url=server_url)
+    client = get_sync_client(url=server_url, api_key=DEV_KEY)
     thread = client.threads.create()
     nodes = [
         node
@@ -152,7 +160,7 @@ GATE_CONTEXT: dict[str, Any] = {"brand_id": "kantwerk", "provider": "ollama", "r
 def _paused_scorecard(server_url: str, fake_llm: FakeLLMServer) -> str:
     """Start a borderline scorecard run that pauses at the owner gate; returns its thread id."""
     fake_llm.queue("/api/chat", *[Reply(content=json.dumps(UNIVERSAL_JUDGEMENT)) for _ in range(4)])
-    client = get_sync_client(url=server_url)
+    client = get_sync_client(url=server_url, api_key=DEV_KEY)
     thread = client.threads.create()
     client.runs.wait(thread["thread_id"], "scorecard", input={"text": GATE_TEXT}, context=GATE_CONTEXT)
     assert client.threads.get(thread["thread_id"])["status"] == "interrupted"
@@ -167,7 +175,7 @@ def test_pending_interrupt_is_listed_and_resolved_through_the_inbox(
     database = open_database(StoreSettings(data_dir=data_dir).resolved_database_url)
 
     def inbox() -> ReviewInbox:  # one client per event loop: each asyncio.run below opens a new loop
-        return ReviewInbox(database, ServedReviews(get_client(url=server_url)))
+        return ReviewInbox(database, ServedReviews(get_client(url=server_url, api_key=DEV_KEY)))
 
     (item,) = [i for i in asyncio.run(inbox().items(graph="scorecard")) if i.id == f"live:{thread_id}"]
     assert item.id == f"live:{thread_id}" and item.request["config"]["allow_edit"] is False
@@ -178,7 +186,7 @@ def test_pending_interrupt_is_listed_and_resolved_through_the_inbox(
     assert outcome.carried_out and outcome.after["status"] == "PASS"
     decision = ReviewStore(database).decisions()[0]
     assert (decision.origin, decision.reviewer, decision.before["status"]) == ("interrupt", "Eva Brandt", "REVISE")
-    final = get_sync_client(url=server_url).threads.get(thread_id)
+    final = get_sync_client(url=server_url, api_key=DEV_KEY).threads.get(thread_id)
     values = final["values"]
     assert isinstance(values, dict) and final["status"] == "idle"
     assert values["validation"]["owner_decision"]["owner"] == "Eva Brandt"
@@ -188,14 +196,16 @@ def test_pending_interrupt_is_listed_and_resolved_through_the_inbox(
 @pytest.mark.slow
 def test_review_page_is_served_by_the_same_server(server_url: str, fake_llm: FakeLLMServer) -> None:
     thread_id = _paused_scorecard(server_url, fake_llm)
-    listing = httpx.get(f"{server_url}/review?graph=scorecard")
+    assert httpx.get(f"{server_url}/review").status_code == 401  # the page needs a reviewer or admin key
+    listing = httpx.get(f"{server_url}/review?graph=scorecard", headers=DEV_HEADERS)
     assert listing.status_code == 200 and f"live:{thread_id}" in listing.text
     decided = httpx.post(
         f"{server_url}/review/items/live:{thread_id}/decision",
         data={"action": "reject", "reviewer": "Eva Brandt", "note": "zu vage"},
+        headers=DEV_HEADERS,
     )
     assert decided.status_code == 303 and "entschieden" in decided.headers["location"]
-    values = get_sync_client(url=server_url).threads.get(thread_id)["values"]
+    values = get_sync_client(url=server_url, api_key=DEV_KEY).threads.get(thread_id)["values"]
     assert isinstance(values, dict) and values["validation"]["status"] == "REVISE"
     assert values["validation"]["owner_decision"] == {
         "approved": False,
@@ -210,14 +220,14 @@ def test_paused_answer_is_edited_through_the_validator_and_released(
 ) -> None:
     critic = {"verdict": "partially", "confidence": 0.4, "reason": "Auszahlung steht nicht im Block."}
     fake_llm.queue("/api/chat", Reply(content=WEAK_CLAIM), Reply(content=json.dumps(critic)))
-    client = get_sync_client(url=server_url)
+    client = get_sync_client(url=server_url, api_key=DEV_KEY)
     thread_id = client.threads.create()["thread_id"]
     context = {"kb_id": KB_ID, "provider": "ollama", "review": "interrupt"}
     client.runs.wait(thread_id, "answer", input={"question": "Kann ich Urlaub auszahlen lassen?"}, context=context)
     database = open_database(StoreSettings(data_dir=data_dir).resolved_database_url)
 
     def inbox() -> ReviewInbox:
-        return ReviewInbox(database, ServedReviews(get_client(url=server_url)))
+        return ReviewInbox(database, ServedReviews(get_client(url=server_url, api_key=DEV_KEY)))
 
     (item,) = [i for i in asyncio.run(inbox().items(graph="answer")) if i.id == f"live:{thread_id}"]
     assert item.args["answer"] == WEAK_CLAIM and "Auszahlung steht nicht im Block." in item.description

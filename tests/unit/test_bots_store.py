@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
-from stores.sql.bots import BotExists, BotNotFound, BotStore, InvalidStrictness
+from stores.sql.bots import BotExists, BotNotFound, BotStore, InvalidStrictness, InvalidVoice
 from stores.sql.engine import Database, apply_migrations
 
 
@@ -63,3 +63,19 @@ def test_migrations_are_applied_once(database: Database) -> None:
     with database.transaction() as connection:
         versions = connection.execute(text("SELECT version FROM schema_migrations ORDER BY version")).scalars()
         assert list(versions)[0] == 1
+
+
+def test_voice_defaults_to_sie_and_du_with_contact_round_trips(database: Database) -> None:
+    store = BotStore(database)
+    assert (store.create("law", name="Gesetze", kb_id="gesetze").voice, store.get("law").contact) == ("sie", None)
+    bot = store.create("hr", name="HR", kb_id="demo", voice="du", contact="  die Personalabteilung ")
+    assert (bot.voice, bot.contact) == ("du", "die Personalabteilung")
+    assert store.create("blank", name="x", kb_id="demo", contact="   ").contact is None
+
+
+def test_database_rejects_an_unknown_voice(database: Database) -> None:
+    with pytest.raises(InvalidVoice, match="'ihr'"):
+        BotStore(database).create("x", name="x", kb_id="demo", voice="ihr")
+    with pytest.raises(IntegrityError, match="chk_bot_voice"):
+        with database.transaction() as connection:
+            connection.execute(text("INSERT INTO bots (id, name, kb_id, voice) VALUES ('y', 'y', 'kb', 'Sie')"))

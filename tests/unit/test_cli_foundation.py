@@ -106,6 +106,16 @@ BAD_SETTINGS = {
     "kb_chunk_chars": ("BELEGT_KB_CHUNK_CHARS", "10"),
     "kb_cross_ref_extras": ("BELEGT_KB_CROSS_REF_EXTRAS", "-1"),
     "kb_id_pattern": ("BELEGT_KB_ID_PATTERN", "([a-z"),
+    "server_port": ("BELEGT_SERVER_PORT", "0"),
+    "server_jobs": ("BELEGT_SERVER_JOBS", "0"),
+    "server_heartbeat_s": ("BELEGT_SERVER_HEARTBEAT_S", "0.5"),
+    "server_max_body_bytes": ("BELEGT_SERVER_MAX_BODY_BYTES", "10"),
+    "server_max_question_chars": ("BELEGT_SERVER_MAX_QUESTION_CHARS", "5"),
+    "server_max_prompt_budget_tokens": ("BELEGT_SERVER_MAX_PROMPT_BUDGET_TOKENS", "100"),
+    "server_max_candidates": ("BELEGT_SERVER_MAX_CANDIDATES", "0"),
+    "server_min_confidence_threshold": ("BELEGT_SERVER_MIN_CONFIDENCE_THRESHOLD", "2"),
+    "server_rate_limit_per_minute": ("BELEGT_SERVER_RATE_LIMIT_PER_MINUTE", "0"),
+    "server_rate_limit_burst": ("BELEGT_SERVER_RATE_LIMIT_BURST", "viele"),
     "audit_key": ("BELEGT_AUDIT_KEY", "zu-kurz-und-geheim"),
 }
 ANY_TEXT = {
@@ -118,6 +128,7 @@ ANY_TEXT = {
     "embedding_model",
     "audit_head_file",
 }
+ANY_TEXT |= {"server_host", "server_database_url", "redis_url", "server_cors_origins", "dev_api_key", "dev_bot"}
 ENTRY_POINT = Path(sys.executable).with_name("belegt")  # the console script `pip install -e .` writes
 
 

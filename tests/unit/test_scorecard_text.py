@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from nodes.shared.brand.evidence import locate_passage
 from nodes.shared.brand.quotes import QuotedSpans
-from nodes.shared.brand.sentences import count_words, sentence_at, split_sentences
 from nodes.shared.brand.terms import TermEntry, TermMatcher, fold_case, inflections, spellings
+from stores.text import count_words, sentence_at, split_sentences
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from nodes.scorecard.tone import is_passive, is_past_participle, is_superlative, measure_tone
-from nodes.shared.brand.sentences import split_sentences
 from stores.brand.models import ToneRules
+from stores.text import split_sentences
 
 STRICT = ToneRules.model_validate(
     {

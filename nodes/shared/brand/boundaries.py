@@ -17,9 +17,9 @@ from nodes.shared.brand.claim_patterns import ClaimPatterns
 from nodes.shared.brand.evidence import evidence_for
 from nodes.shared.brand.quotes import QuotedSpans
 from nodes.shared.brand.reasons import Evidence, Reason
-from nodes.shared.brand.sentences import split_sentences
 from nodes.shared.brand.terms import TermEntry, TermHit, TermMatcher, fold_case, fold_to_utf8
 from stores.brand.models import AllowedException, Guardrails
+from stores.text import split_sentences
 
 DEFAULT_REGEX_TIMEOUT_S = 0.25
 DEFAULT_TERM_FIX = "Streichen oder durch eine konkrete, belegbare Aussage ersetzen (Umfang, Ergebnis, Beispiel)."

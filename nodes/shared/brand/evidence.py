@@ -5,7 +5,7 @@ from __future__ import annotations
 import regex
 
 from nodes.shared.brand.reasons import Evidence
-from nodes.shared.brand.sentences import Sentence, sentence_at
+from stores.text import Sentence, sentence_at
 
 
 def evidence_for(text: str, sentences: list[Sentence], start: int, end: int) -> Evidence:

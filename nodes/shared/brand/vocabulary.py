@@ -4,13 +4,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from nodes.shared.text import ABBREVIATIONS as SHARED_ABBREVIATIONS
-
-# Words after which a period does not end a sentence: the shared list plus business and date abbreviations.
-ABBREVIATIONS: Final = SHARED_ABBREVIATIONS | frozenset(
-    "allg anm bd bzgl co di ebd einschl gem jh kap kg mi mind mo sa std st tsd zit".split()
-)
-
 # Forms of "werden" that start a passive construction together with a past participle.
 WERDEN_FORMS: Final = frozenset(
     "werde wirst wird werden werdet wurde wurdest wurden wurdet würde würdest würden würdet worden".split()

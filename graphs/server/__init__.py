@@ -1,0 +1,1 @@
+"""Serving the graphs: authentication and tenancy (``auth``), HTTP limits and the runtime launcher."""

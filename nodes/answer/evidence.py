@@ -1,0 +1,240 @@
+"""Sentence evidence for a question: whole KB sentences ranked by how well they cover the question's content.
+
+A question's content words are weighed: nouns, numbers and abbreviations (``AGG``) are its *key* content, the
+other content words count half. A word is covered by a sentence when its lemma occurs there, or all parts of a
+compound do (``Urlaubstage`` ← ``Arbeitstage … Erholungsurlaub``); the head alone covers half of it. The block's
+title, section and id cover a word too (a question naming ``AGG`` is covered by an ``AGG §15`` sentence), but rank
+lower than the sentence's own words. With a dense embedder, the cosine of question and sentence joins the rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Final
+
+import numpy as np
+import regex
+
+from stores.kb.models import Hit
+from stores.text import split_sentences
+from stores.vector.analyzer import analyze
+from stores.vector.embedders import Embedder
+
+_WORD: Final = regex.compile(r"\p{N}+(?:[.,]\p{N}+)*|\p{L}[\p{L}\p{M}\p{N}]*(?:[-'’]\p{L}[\p{L}\p{M}\p{N}]*)*|§")
+_PLACEHOLDER: Final = regex.compile(r"‹[^›]*›")  # redacted personal data is no content of the question
+_WHOLE: Final = regex.compile(r"^[\p{Lu}\p{N}§„\"»(].*[.!?][\"“”»)]?$", regex.DOTALL)
+# Capitalised words that open questions without being their content.
+QUESTION_OPENERS: Final = frozenset(
+    """gibt gilt gelten muss müssen kann können darf dürfen habe hat haben bekomme bekommt bekommen steht stehen
+    zählt zählen zahlt zahlen brauche braucht sollte soll sind ist wird werden welche welcher welches welchen
+    warum wieso weshalb wie wann wo wer was ab bis""".split()
+)
+# Particles that carry a question's attitude, not its content ("Warum zahlt Nordlicht kein Urlaubsgeld?").
+FILLER_WORDS: Final = frozenset(
+    "kein keine keinen keinem keiner nicht nur noch schon immer genau eigentlich bitte mal denn etwa überhaupt".split()
+)
+# Lemmas too general to be what a question is about ("Welche Regeln gelten …").
+GENERIC_TERMS: Final = frozenset(
+    """regel regelung frage information info moglichkeit art uberblick thema fall bestimmung vorschrift sache
+    zeit geld betrag summe hohe""".split()
+)
+KEY_WEIGHT: Final = 2.0
+OTHER_WEIGHT: Final = 1.0
+HEADER_RANK_SHARE: Final = 0.6  # a word only the block header covers ranks below one the sentence says
+DENSE_WEIGHT: Final = 0.5
+RETRIEVAL_WEIGHT: Final = 0.1
+MAX_EMBEDDED: Final = 32  # sentences embedded per question (the lexically best ones)
+MIN_WORDS: Final = 4
+FOUND_IN_COMPOUND: Final = 0.6
+COMPOSED: Final = 0.85
+HEAD_ONLY: Final = 0.5
+COVERED: Final = 0.6  # from here on a word counts as covered (the gate, and what a further sentence adds)
+FOCUS_WEIGHT: Final = 0.3  # among equally covering sentences, the one about less else ranks first
+SHARED_TERM_DISCOUNT: Final = 0.6  # a word every retrieved block covers (the company name) weighs 40 %
+MIN_COMPOUND: Final = 8
+MIN_PART: Final = 3
+
+
+@dataclass(frozen=True)
+class QuestionWord:
+    """One content word of the question: its terms (lemma first, compound parts after) and its role."""
+
+    word: str
+    terms: tuple[str, ...]
+    key: bool
+    number: bool
+
+    @property
+    def weight(self) -> float:
+        return KEY_WEIGHT if self.key else OTHER_WEIGHT
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A whole KB sentence (or a list item joined to its lead-in) from one retrieved block."""
+
+    hit: Hit
+    text: str
+    position: int
+    terms: frozenset[str]
+    lemmas: frozenset[str]
+    header_terms: frozenset[str]
+    lexical: float = 0.0
+    key_coverage: float = 0.0
+    dense: float | None = None
+    cosine: float | None = None
+    score: float = 0.0
+    covered_keys: frozenset[str] = field(default_factory=frozenset)
+
+
+def question_words(question: str) -> list[QuestionWord]:
+    """The question's content words; stopwords and question openers are left out."""
+    words: list[QuestionWord] = []
+    for position, match in enumerate(_WORD.finditer(_PLACEHOLDER.sub(" ", question))):
+        word = match.group(0)
+        terms = tuple(analyze(word))
+        if not terms or word.casefold() in FILLER_WORDS or (position == 0 and word.casefold() in QUESTION_OPENERS):
+            continue
+        number = word[0].isdigit()
+        key = (number or word[0].isupper() or word.isupper()) and terms[0] not in GENERIC_TERMS
+        if word.casefold() in QUESTION_OPENERS and not number:
+            key = False
+        words.append(QuestionWord(word, terms, key, number))
+    return list({w.terms[0]: w for w in words}.values())
+
+
+def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[str] | None = None) -> float:
+    """How well ``available`` terms cover the word: 1 for its lemma (as a word of its own when ``lemmas`` are
+    given), 0.85 for a modifier and a head that together make it (``Urlaubstage`` ← ``Arbeitstage … Urlaub``),
+    0.7 for the lemma inside a longer compound, 0.5 for the head alone. A general head (``Reisekostenregeln``)
+    needs only its modifier."""
+    lemma, *parts = word.terms
+    if lemma in available:
+        return 1.0 if lemmas is None or lemma in lemmas else FOUND_IN_COMPOUND
+    if parts and all(p in available for p in parts):
+        return COMPOSED
+    if parts and parts[-1] in GENERIC_TERMS and all(p in available for p in parts[:-1]):
+        return COMPOSED
+    if word.number or len(lemma) < MIN_COMPOUND:
+        return 0.0
+    heads = [t for t in available if len(t) >= MIN_PART and lemma.endswith(t)]
+    if not heads:
+        return 0.0
+    modifiers = [t for t in available if len(t) >= MIN_PART and lemma.startswith(t) and t != lemma]
+    return COMPOSED if any(len(m) + len(h) >= len(lemma) - 1 for m in modifiers for h in heads) else HEAD_ONLY
+
+
+def candidates(hits: Sequence[Hit]) -> list[Candidate]:
+    """Every whole sentence of the blocks; list items read with their lead-in, fragments and titles dropped."""
+    found: list[Candidate] = []
+    for hit in hits:
+        header = frozenset(analyze(f"{hit.title} {hit.section} {hit.entry_id} {hit.work}"))
+        lead_in: str | None = None
+        for sentence in split_sentences(hit.text):
+            body = sentence.body.replace("[", "(").replace("]", ")")
+            if body[:1].islower() and lead_in is not None:
+                body = f"{lead_in} {body.rstrip(' ,;.')}".removesuffix(" und").removesuffix(" oder") + "."
+            elif body.endswith(":") or not body.endswith((".", "!", "?")):
+                lead_in = body  # "… in Bezug auf:" opens the items that follow
+                continue
+            else:
+                lead_in = None
+            if not _WHOLE.match(body) or len(body.split()) < MIN_WORDS:
+                continue
+            lemmas = frozenset(t for w in _WORD.findall(body) for t in analyze(w)[:1])
+            found.append(Candidate(hit, body, sentence.index, frozenset(analyze(body)), lemmas, header))
+    return found
+
+
+def rank(
+    question: str, found: Sequence[Candidate], embedder: Embedder | None, words: Sequence[QuestionWord] | None = None
+) -> list[Candidate]:
+    """Candidates scored and sorted best first (ties: retrieval rank, then position in the block)."""
+    words = list(words if words is not None else question_words(question))
+    weights = word_weights(words, found)
+    total = sum(weights.values()) or 1.0
+    scored: list[Candidate] = []
+    for candidate in found:
+        own_and_header = [candidate.terms, candidate.header_terms]
+        lexical = matched = 0.0
+        for word in words:
+            own = coverage(word, candidate.terms, candidate.lemmas)
+            header = coverage(word, candidate.header_terms)
+            lexical += weights[word.terms[0]] * max(own, HEADER_RANK_SHARE * header)
+            matched += own
+        focus = min(1.0, matched / max(1, len(candidate.lemmas)) * 3)
+        scored.append(
+            replace(
+                candidate,
+                lexical=lexical / total,
+                key_coverage=key_coverage(words, weights, own_and_header),
+                covered_keys=frozenset(
+                    w.terms[0] for w in words if w.key and max(coverage(w, t) for t in own_and_header) >= COVERED
+                ),
+                score=lexical / total + FOCUS_WEIGHT * focus,
+            )
+        )
+    scored.sort(key=lambda c: -c.score)
+    cosines = _cosines(question, scored[:MAX_EMBEDDED], embedder)
+    low, high = (min(cosines), max(cosines)) if cosines else (0.0, 0.0)
+    ranked = []
+    for index, candidate in enumerate(scored):
+        cosine = cosines[index] if index < len(cosines) else None
+        # e5 cosines crowd into a narrow band: rescaled to [0, 1] over this question's candidates
+        similarity = None if cosine is None else (cosine - low) / (high - low) if high - low > 1e-6 else 1.0
+        score = candidate.score + RETRIEVAL_WEIGHT * candidate.hit.score
+        if similarity is not None:
+            score += DENSE_WEIGHT * similarity
+        ranked.append(replace(candidate, dense=similarity, cosine=cosine, score=score))
+    ranked.sort(key=lambda c: (-c.score, c.hit.rank, c.position))
+    return ranked
+
+
+def _cosines(question: str, found: Sequence[Candidate], embedder: Embedder | None) -> list[float]:
+    if embedder is None or not found:
+        return []
+    query = np.asarray(embedder.embed_query(question))
+    passages = np.asarray(embedder.embed_passages([c.text for c in found]))
+    return [float(c) for c in passages @ query]
+
+
+def word_weights(words: Sequence[QuestionWord], found: Sequence[Candidate]) -> dict[str, float]:
+    """Key words weigh double; a word that most retrieved blocks cover says little about which one answers."""
+    blocks: dict[str, frozenset[str]] = {}
+    for candidate in found:
+        blocks[candidate.hit.entry_id] = blocks.get(candidate.hit.entry_id, frozenset()) | candidate.terms
+    weights = {}
+    for word in words:
+        share = sum(coverage(word, terms) >= COVERED for terms in blocks.values()) / len(blocks) if blocks else 0.0
+        shared = SHARED_TERM_DISCOUNT if share > 0.5 and len(blocks) > 2 else 0.0
+        weights[word.terms[0]] = max(word.weight * (1 - shared), OTHER_WEIGHT if word.key else 0.0)
+    return weights
+
+
+def key_coverage(
+    words: Sequence[QuestionWord], weights: dict[str, float], available: Sequence[frozenset[str]]
+) -> float:
+    """Weighted share of the question's key words (numbers aside) that some of the term sets cover."""
+    keys = [w for w in words if w.key and not w.number]
+    if not keys or not available:
+        return 0.0
+    total = sum(weights[w.terms[0]] for w in keys) or 1.0
+    covered = 0.0
+    for word in keys:
+        best = max(coverage(word, terms) for terms in available)
+        covered += weights[word.terms[0]] * (1.0 if best >= COVERED else best)
+    return covered / total
+
+
+def _dense_similarities(question: str, found: Sequence[Candidate], embedder: Embedder | None) -> list[float]:
+    """Cosines rescaled to [0, 1] over this question's candidates (e5 cosines crowd into a narrow band)."""
+    if embedder is None or not found:
+        return []
+    query = np.asarray(embedder.embed_query(question))
+    passages = np.asarray(embedder.embed_passages([c.text for c in found]))
+    cosines = passages @ query
+    low, high = float(cosines.min()), float(cosines.max())
+    if high - low < 1e-6:
+        return [1.0] * len(found)
+    return [float((c - low) / (high - low)) for c in cosines]

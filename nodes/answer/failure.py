@@ -1,0 +1,50 @@
+"""refuse_after_provider_failure: an LLM call that still fails after its retries ends in the refusal, not a crash.
+
+Registered as the ``error_handler`` of the LLM nodes. The output is the deterministic refusal with a stable
+code in ``error``, so a served client can tell "the model was unreachable" from "the KB has no answer".
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langgraph.errors import NodeError
+from langgraph.types import Command
+
+from nodes.answer.state import AnswerState
+from nodes.shared.llm import (
+    ProviderError,
+    ProviderMalformedResponse,
+    ProviderRateLimited,
+    ProviderRequestRejected,
+    ProviderServerError,
+    ProviderTimeout,
+    ProviderUnavailable,
+)
+
+FAILURE_CODES: dict[type[ProviderError], str] = {
+    ProviderTimeout: "provider_timeout",
+    ProviderUnavailable: "provider_unavailable",
+    ProviderRateLimited: "provider_rate_limited",
+    ProviderServerError: "provider_server_error",
+    ProviderRequestRejected: "provider_rejected",
+    ProviderMalformedResponse: "provider_malformed_response",
+}
+
+
+def failure_code(error: ProviderError) -> str:
+    return next((code for kind, code in FAILURE_CODES.items() if isinstance(error, kind)), "provider_error")
+
+
+def refuse_after_provider_failure(state: AnswerState, error: NodeError) -> Command[Literal["finalize_answer"]]:
+    """Provider failures become the refusal; anything else is a bug and fails the run as before."""
+    if not isinstance(error.error, ProviderError):
+        raise error.error
+    update: dict[str, Any] = {
+        "answer": state["policy"].uncertain_message,
+        "refused": True,
+        "verified": False,
+        "bucket": "refused",
+        "provider_failure": failure_code(error.error),
+    }
+    return Command(goto="finalize_answer", update=update)

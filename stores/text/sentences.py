@@ -1,0 +1,193 @@
+"""German sentence boundaries with exact character offsets, for hard-wrapped Markdown and plain text alike.
+
+A boundary is either a hard line break or a sentence terminator. Line breaks are hard at blank lines,
+before list items and enumerations (``- …``, ``1. …``, ``(2) …``, ``a) …``), around Markdown headings and
+table rows, and after a short line ending in a capitalised word (a title) that the next line does not
+continue in lower case. Every other line break is a soft wrap: the sentence runs on, and
+``Sentence.clean`` reads it as one space. A terminator (``.!?…``) ends a sentence unless lower case
+follows or the period belongs to an abbreviation (``Abs.``, ``z. B.``, ``i. V. m.``), an initial, a
+number (``1.500``, ``am 3. Mai``) or a cardinal reference (``Nr. 1.`` does end one).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from stores.text.vocabulary import ABBREVIATIONS, AMBIGUOUS_ABBREVIATIONS, CARDINAL_MARKERS, SENTENCE_STARTERS
+
+_TERMINATOR: Final = re.compile(r"[.!?…]+[\"'“”»«‘’)\]]*")
+_WORD: Final = re.compile(r"\w+(?:[-'’]\w+)*")
+_LAST_TOKEN: Final = re.compile(r"(\w+)\W*$")
+_NEXT_WORD: Final = re.compile(r"\s+[\"'„“»«‚(\[]?(\w+|§)")
+_PREVIOUS_WORD: Final = re.compile(r"(\w+|§)\.?\s*\d+$")
+_NEWLINE: Final = re.compile(r"[ \t]*\n[ \t\n]*")
+LIST_MARKER: Final = re.compile(r"[ \t]*(?:[-*•–][ \t]+|\(\d{1,3}[a-z]?\)[ \t]*|\d{1,3}[.)][ \t]+|[a-z]{1,2}\)[ \t]+)")
+_HYPHEN_WRAP: Final = re.compile(r"(?<=\w-)[ \t]*\n\s*(?=[A-ZÄÖÜ])")  # "Plattform-\nAnbieter" is one word
+_NUMBERED: Final = re.compile(r"[ \t]*(\d{1,3})[.)][ \t]")
+_BLOCK_LINE: Final = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\||>)")
+TEXT_ENGINE_VERSION: Final = "de-1"  # part of the KB content hash: new boundaries re-chunk entries
+SHORT_LINE: Final = 40  # a line this short that ends without punctuation is a title, not a wrapped line
+LOOKBEHIND_CHARS: Final = 40  # enough for the word before a period; searching from 0 would be quadratic
+_MAX_ORDINAL_DIGITS: Final = 3
+_CONTINUES: Final = (",", ";", "-", "–", "(", "/")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence or list item: ``text`` is exactly ``source[start:end]`` (line breaks included)."""
+
+    index: int
+    start: int
+    end: int
+    text: str
+
+    @property
+    def clean(self) -> str:
+        """The sentence on one line: soft wraps and runs of whitespace read as one space."""
+        return " ".join(_HYPHEN_WRAP.sub("", self.text).split())
+
+    @property
+    def body(self) -> str:
+        """``clean`` without a leading list or enumeration marker."""
+        clean = self.clean
+        marker = LIST_MARKER.match(clean)
+        return clean[marker.end() :] if marker else clean
+
+    @property
+    def is_item(self) -> bool:
+        return LIST_MARKER.match(self.text) is not None
+
+    @property
+    def words(self) -> list[str]:
+        return _WORD.findall(self.text)
+
+
+def count_words(text: str) -> int:
+    return sum(1 for _ in _WORD.finditer(text))
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    """The sentences of ``text`` with their spans; leading and trailing whitespace is never part of one."""
+    cuts = {m.end() for m in _TERMINATOR.finditer(text) if _ends_sentence(text, m.start(), m.end())}
+    cuts |= {start for start, _, hard in _line_breaks(text) if hard}
+    sentences: list[Sentence] = []
+    start = 0
+    for cut in [*sorted(cuts), len(text)]:
+        if cut <= start:
+            continue
+        chunk = text[start:cut]
+        stripped = chunk.strip()
+        if stripped and any(ch.isalnum() for ch in stripped):
+            offset = start + (len(chunk) - len(chunk.lstrip()))
+            sentences.append(Sentence(len(sentences), offset, offset + len(stripped), stripped))
+        start = cut
+    return sentences
+
+
+def sentence_texts(text: str) -> list[str]:
+    """Just the sentences, each on one line (what answer checks and extractive answers read)."""
+    return [s.clean for s in split_sentences(text)]
+
+
+def sentence_at(sentences: list[Sentence], offset: int) -> int:
+    """Index of the sentence containing ``offset`` (the nearest one before it in the gaps)."""
+    starts = [s.start for s in sentences]
+    return max(bisect.bisect_right(starts, offset) - 1, 0)
+
+
+def unwrap(text: str) -> str:
+    """Soft-wrapped lines joined with one space; hard breaks kept (blank lines as one blank line)."""
+    parts: list[str] = []
+    start = 0
+    for brk_start, brk_end, hard in _line_breaks(text):
+        parts.append(text[start:brk_start])
+        if hard:
+            parts.append("\n\n" if text.count("\n", brk_start, brk_end) > 1 else "\n")
+        elif not _HYPHEN_WRAP.match(text, brk_start):
+            parts.append(" ")
+        start = brk_end
+    parts.append(text[start:])
+    return "".join(parts).strip()
+
+
+def pack_sentences(text: str, max_chars: int) -> list[tuple[int, int]]:
+    """Spans of ``text`` of at most ``max_chars`` made of whole sentences; a longer sentence is cut hard."""
+    spans: list[tuple[int, int]] = []
+    first: int | None = None
+    last = 0
+    for sentence in split_sentences(text):
+        if first is not None and sentence.end - first > max_chars:
+            spans.append((first, last))
+            first = None
+        for cut in range(sentence.start, sentence.end, max_chars):
+            if sentence.end - cut > max_chars:
+                spans.append((cut, cut + max_chars))
+                continue
+            first = cut if first is None else first
+            last = sentence.end
+    if first is not None:
+        spans.append((first, last))
+    return spans
+
+
+def _line_breaks(text: str) -> Iterator[tuple[int, int, bool]]:
+    """Each line break (with the whitespace around it) as (start, end, hard)."""
+    for match in _NEWLINE.finditer(text):
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        previous = text[line_start : match.start()].strip()
+        yield match.start(), match.end(), _is_hard_break(text, match, previous)
+
+
+def _is_hard_break(text: str, match: re.Match[str], previous: str) -> bool:
+    if match.group(0).count("\n") > 1 or match.end() >= len(text) or not previous:
+        return True
+    following = text[match.end() : text.find("\n", match.end()) if "\n" in text[match.end() :] else len(text)]
+    if _BLOCK_LINE.match(following) or _BLOCK_LINE.match(previous):
+        return True
+    if LIST_MARKER.match(following):
+        numbered = _NUMBERED.match(following)
+        return numbered is None or _continues_enumeration(text, match.start(), int(numbered.group(1)))
+    if following[:1].islower():
+        return False
+    last_word = previous.split()[-1]
+    titled = last_word[0].isupper() or last_word[0].isdigit() or previous.endswith((":", "?", "!"))
+    return len(previous) < SHORT_LINE and titled and not previous.endswith((*_CONTINUES, "."))
+
+
+def _continues_enumeration(text: str, before: int, number: int) -> bool:
+    """A line opening with "n." is an item when n is 1 or item n-1 came before; "… vom\n9. Mai" is a wrap."""
+    if number == 1:
+        return True
+    return re.search(rf"(?m)^[ \t]*{number - 1}[.)][ \t]", text[:before]) is not None
+
+
+def _ends_sentence(text: str, start: int, end: int) -> bool:
+    following = _NEXT_WORD.match(text, end)
+    if end < len(text) and following is None:
+        return not text[end].isalnum() and text[end] not in ",;:"  # "Nr.1" or "1.500": no space, no cut
+    if following is None:
+        return True
+    next_word = following.group(1)
+    if next_word[0].islower():
+        return False
+    if text[start] in "!?…":
+        return True
+    last = _LAST_TOKEN.search(text, max(0, start - LOOKBEHIND_CHARS), start)
+    if last is None or last.end(1) != start:
+        return True  # "(siehe oben). Neu": the period follows a bracket or quote
+    token = last.group(1).lower()
+    if token in AMBIGUOUS_ABBREVIATIONS:
+        return next_word in SENTENCE_STARTERS
+    if len(token) == 1 and token.isalpha():
+        return text[last.start(1) - 1 : last.start(1)] == "/"  # "km/h." is a unit; "S." or "z. B." are not ends
+    if token in ABBREVIATIONS:
+        return False
+    if token.isdigit() and len(token) <= _MAX_ORDINAL_DIGITS:
+        before = _PREVIOUS_WORD.search(text, max(0, start - LOOKBEHIND_CHARS), start)
+        cardinal = before is not None and before.group(1).lower() in CARDINAL_MARKERS
+        return cardinal or next_word in SENTENCE_STARTERS
+    return True

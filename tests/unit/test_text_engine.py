@@ -1,0 +1,181 @@
+"""The German text engine: unwrapping, abbreviations, enumerations, numbers and exact offsets."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stores.kb.layout import chunk_text
+from stores.text import pack_sentences, sentence_texts, split_sentences, unwrap
+
+WRAPPED_STATUTE = """(1) Benachteiligungen aus einem in § 1 genannten Grund sind nach
+Maßgabe dieses Gesetzes unzulässig in Bezug auf:
+
+1.  die Bedingungen für den Zugang zu unselbstständiger und
+    selbstständiger Erwerbstätigkeit,
+
+2.  die sozialen Vergünstigungen.
+
+(2) Für Leistungen nach dem Sozialgesetzbuch gelten § 33c des Ersten
+Buches Sozialgesetzbuch und § 19a des Vierten Buches Sozialgesetzbuch.
+Für die betriebliche Altersvorsorge gilt das Betriebsrentengesetz."""
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Nach Art. 5 Abs. 1 S. 2 gilt das. Neu ist es nicht.",
+            ["Nach Art. 5 Abs. 1 S. 2 gilt das.", "Neu ist es nicht."],
+        ),
+        ("Das gilt i. V. m. § 14 Abs. 3. Mehr nicht.", ["Das gilt i. V. m. § 14 Abs. 3.", "Mehr nicht."]),
+        (
+            "Es gelten die §§ 9 bis 11, ggf. bzw. z. B. auch Nr. 2. Sonst nichts.",
+            [
+                "Es gelten die §§ 9 bis 11, ggf. bzw. z. B. auch Nr. 2.",
+                "Sonst nichts.",
+            ],
+        ),
+        (
+            "Gem. § 626 Abs. 1 BGB kann gekündigt werden. Die Frist läuft.",
+            [
+                "Gem. § 626 Abs. 1 BGB kann gekündigt werden.",
+                "Die Frist läuft.",
+            ],
+        ),
+        (
+            "Sie beträgt 1.500,50 Euro bzw. 28,5 %. Ab dem 1. Januar 2026 gilt mehr.",
+            [
+                "Sie beträgt 1.500,50 Euro bzw. 28,5 %.",
+                "Ab dem 1. Januar 2026 gilt mehr.",
+            ],
+        ),
+        (
+            "Es stieg auf 46,1 Mio. Das meldete das Amt. Es kostet 5 Mio. Euro.",
+            [
+                "Es stieg auf 46,1 Mio.",
+                "Das meldete das Amt.",
+                "Es kostet 5 Mio. Euro.",
+            ],
+        ),
+        ("Tempo 50 km/h. Außerorts mehr.", ["Tempo 50 km/h.", "Außerorts mehr."]),
+        ("Laptop, Headset usw. Die Geräte stellt die Firma.", ["Laptop, Headset usw.", "Die Geräte stellt die Firma."]),
+    ],
+)
+def test_abbreviations_and_numbers(text: str, expected: list[str]) -> None:
+    assert sentence_texts(text) == expected
+
+
+def test_enumerations_and_list_items_are_their_own_segments() -> None:
+    text = (
+        "Ordnungswidrig handelt, wer\n1. keine Meldung macht,\n2. lügt oder\n3. schweigt.\n(2) Die Buße beträgt 5 Euro."
+    )
+    sentences = split_sentences(text)
+    assert [s.clean for s in sentences] == [
+        "Ordnungswidrig handelt, wer",
+        "1. keine Meldung macht,",
+        "2. lügt oder",
+        "3. schweigt.",
+        "(2) Die Buße beträgt 5 Euro.",
+    ]
+    assert [s.is_item for s in sentences] == [False, True, True, True, True]
+    assert sentences[4].body == "Die Buße beträgt 5 Euro."
+    assert sentence_texts("Liste:\n- eins\n- zwei\n* drei\na) vier") == [
+        "Liste:",
+        "- eins",
+        "- zwei",
+        "* drei",
+        "a) vier",
+    ]
+
+
+def test_a_date_at_a_line_start_is_wrapped_text_not_an_item() -> None:
+    text = "Das Gesetz wurde zuletzt durch Artikel 3 des Gesetzes vom\n9. Mai 2023 geändert und gilt fort."
+    assert sentence_texts(text) == [
+        "Das Gesetz wurde zuletzt durch Artikel 3 des Gesetzes vom 9. Mai 2023 geändert und gilt fort."
+    ]
+
+
+def test_hard_wrapped_statute_is_unwrapped_into_whole_sentences() -> None:
+    assert [s.body for s in split_sentences(WRAPPED_STATUTE)] == [
+        "Benachteiligungen aus einem in § 1 genannten Grund sind nach Maßgabe dieses Gesetzes unzulässig in Bezug auf:",
+        "die Bedingungen für den Zugang zu unselbstständiger und selbstständiger Erwerbstätigkeit,",
+        "die sozialen Vergünstigungen.",
+        "Für Leistungen nach dem Sozialgesetzbuch gelten § 33c des Ersten Buches Sozialgesetzbuch und § 19a des "
+        "Vierten Buches Sozialgesetzbuch.",
+        "Für die betriebliche Altersvorsorge gilt das Betriebsrentengesetz.",
+    ]
+    flowing = unwrap(WRAPPED_STATUTE)
+    assert "nach Maßgabe dieses Gesetzes" in flowing and "\n\n1.  die Bedingungen" in flowing
+    assert sentence_texts(flowing) == sentence_texts(WRAPPED_STATUTE)
+
+
+def test_markdown_titles_and_short_lines_end_a_sentence() -> None:
+    text = (
+        "## § 7 Zuständigkeit\nZuständig ist das Amt.\nUnsere Werte\nWir glauben an Qualität.\n"
+        "Video-\nPlattformen und Audio-\nund Textdienste."
+    )
+    assert sentence_texts(text) == [
+        "## § 7 Zuständigkeit",
+        "Zuständig ist das Amt.",
+        "Unsere Werte",
+        "Wir glauben an Qualität.",
+        "Video-Plattformen und Audio- und Textdienste.",
+    ]
+
+
+def test_chunks_are_unwrapped_whole_sentences() -> None:
+    chunks = chunk_text(WRAPPED_STATUTE, 200)
+    assert all(len(c) <= 200 for c in chunks)
+    assert chunks[0].startswith("(1) Benachteiligungen") and "\n" not in chunks[0].split(":")[0]
+    assert all(sentence_texts(c)[-1][-1] in ".,:" for c in chunks)
+
+
+_PIECES = st.sampled_from(
+    [
+        "Abs.",
+        "Nr.",
+        "1.",
+        "(2)",
+        "z. B.",
+        "§§",
+        "ggf.",
+        "28,5",
+        "1.500",
+        "Euro.",
+        "Die",
+        "Regel",
+        "gilt",
+        "?",
+        "!",
+        "- ",
+        "\n",
+        "\n\n",
+        "  ",
+        "i. V. m.",
+        "km/h.",
+        "Mio.",
+        "usw.",
+        "„Zitat.“",
+        "a)",
+        "\t",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(_PIECES, st.sampled_from([" ", "", "\n", " \n  "])), max_size=40))
+def test_offsets_slice_the_original_text(parts: list[tuple[str, str]]) -> None:
+    text = "".join(piece + gap for piece, gap in parts)
+    sentences = split_sentences(text)
+    assert all(text[s.start : s.end] == s.text for s in sentences)
+    assert all(a.end <= b.start for a, b in zip(sentences, sentences[1:], strict=False))
+    assert [s.index for s in sentences] == list(range(len(sentences)))
+    inside = {i for s in sentences for i in range(s.start, s.end)}
+    assert all(i in inside for i, ch in enumerate(text) if ch.isalnum())  # only punctuation may fall between
+    packed = pack_sentences(text, 30)
+    assert all(0 < end - start <= 30 for start, end in packed)
+    assert all(a[1] <= b[0] for a, b in zip(packed, packed[1:], strict=False))
+    in_pack = {i for start, end in packed for i in range(start, end)}
+    assert inside <= in_pack
