@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from qdrant_client import QdrantClient
 
 from evals.bench.data import CachedEmbedder, article_fold, load_passages, load_queries, read_jsonl
 from evals.bench.retrieval import build_index, top_scores
 from evals.evaluators.calibration import roc_auc
 from stores.settings import StoreSettings
 from stores.vector.calibration import SPARSE_ONLY
+from stores.vector.edge import EdgeEngine
 from stores.vector.embedders import create_embedder
 
 CALIBRATION_FILE = Path(__file__).resolve().parents[2] / "stores" / "vector" / "calibration.json"
@@ -73,12 +73,12 @@ def calibrate(data_dir: Path, embedder_names: Sequence[str]) -> dict[str, Any]:
     models: dict[str, dict[str, float]] = {}
     fit_auc: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        client = QdrantClient(path=str(Path(tmp) / "q"))
+        engine = EdgeEngine(Path(tmp) / "q")
         try:
             for name in [SPARSE_ONLY, *embedder_names]:
                 embedder = create_embedder(StoreSettings.model_validate({"embedder": name}))
                 cached = CachedEmbedder(embedder) if embedder else None
-                index = build_index(client, f"fit_{name}", passages, cached)
+                index = build_index(engine, f"fit_{name}", passages, cached)
                 rows = top_scores(index, f"fit_{name}", queries)
                 columns = {"sparse": np.array([r["sparse_per_term"] for r in rows])}
                 if embedder is not None:
@@ -91,7 +91,7 @@ def calibrate(data_dir: Path, embedder_names: Sequence[str]) -> dict[str, Any]:
                 negatives = [float(x) for x, a in zip(logits, answerable, strict=True) if not a]
                 fit_auc[name] = roc_auc(positives, negatives)
         finally:
-            client.close()
+            engine.close()
     return {
         "description": (
             "Logistic calibration of the top hit's dense cosine and BM25-per-query-term score; label: the KB "

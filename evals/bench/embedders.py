@@ -95,7 +95,7 @@ def measure(name: str, data_dir: Path) -> dict[str, Any]:
         "load_s": round(load_s, 2),
         "passages_per_s": round(len(passages) / passage_s, 1),
         "queries_per_s": round(len(queries) / query_s, 1),
-        **ranking_metrics(rankings, [q.gold or "" for q in queries]),
+        **ranking_metrics(rankings, [{q.gold or "": 1} for q in queries]),
     }
 
 

@@ -17,7 +17,6 @@ from typing import Any
 import httpx
 import pytest
 from langgraph_sdk import get_client, get_sync_client
-from qdrant_client import QdrantClient
 
 from graphs.review.inbox import ReviewInbox
 from graphs.review.served import ServedReviews
@@ -29,6 +28,7 @@ from stores.sql.bots import BotStore
 from stores.sql.engine import open_database
 from stores.sql.reviews import ReviewStore
 from stores.vector.embedders import create_embedder
+from stores.vector.qdrant import open_vector_engine
 from tests.brand_support import UNIVERSAL_JUDGEMENT, import_demo
 from tests.fakes.llm_server import FakeLLMServer, Reply, running_fake_llm_server
 from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, WEAK_CLAIM, write_kb_jsonl
@@ -48,15 +48,15 @@ def _free_port() -> int:
 
 
 def _ingest(data_dir: Path) -> None:
-    """Fill the embedded stores the server will open (KB, demo brand DNA); the Qdrant lock is released first."""
+    """Fill the embedded stores the server will open (KB, demo brand DNA)."""
     settings = StoreSettings(data_dir=data_dir, embedder="none")
     database = open_database(settings.resolved_database_url)
     import_demo(database)
-    client = QdrantClient(path=str(settings.resolved_qdrant_path))
-    kb = KnowledgeBase.from_settings(settings, client=client, database=database, embedder=create_embedder(settings))
+    engine = open_vector_engine(settings)
+    kb = KnowledgeBase.from_settings(settings, engine=engine, database=database, embedder=create_embedder(settings))
     ingest_kb(write_kb_jsonl(data_dir), KB_ID, kb=kb, default_id_pattern=ID_PATTERN, chunk_chars=1500)
     BotStore(database).create(DEV_BOT, name=DEV_BOT, kb_id=KB_ID)
-    client.close()
+    engine.close()
     database.dispose()
 
 
