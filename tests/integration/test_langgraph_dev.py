@@ -20,6 +20,7 @@ from langgraph_sdk import get_client, get_sync_client
 
 from graphs.review.inbox import ReviewInbox
 from graphs.review.served import ServedReviews
+from graphs.server.auth import REVIEW_COOKIE
 from nodes.shared.review import ReviewerDecision
 from stores.ingest.kb import ingest_kb
 from stores.kb.store import KnowledgeBase
@@ -239,3 +240,19 @@ def test_paused_answer_is_edited_through_the_validator_and_released(
     assert (released.after["bucket"], released.after["review_decision"]) == ("delivered", "approved")
     assert released.after["answer"].startswith(WEAK_CLAIM)  # plus the strictness level's notice
     database.dispose()
+
+
+def test_a_browser_signs_in_to_the_review_page_with_a_cookie_that_opens_nothing_else(server_url: str) -> None:
+    with httpx.Client(base_url=server_url) as browser:
+        assert browser.get("/review/login").status_code == 200  # open: a browser cannot send x-api-key
+        refused = browser.post("/review/login", data={"key": "blg_unbekannt_0000"})
+        assert refused.status_code == 401 and "unbekannt" in refused.text and REVIEW_COOKIE not in browser.cookies
+        signed_in = browser.post("/review/login", data={"key": DEV_KEY})
+        assert signed_in.status_code == 303 and browser.cookies[REVIEW_COOKIE] == DEV_KEY
+        cookie = signed_in.headers["set-cookie"].lower()
+        assert "httponly" in cookie and "samesite=strict" in cookie and "path=/review" in cookie
+        assert browser.get("/review").status_code == 200
+    # the cookie is read for the review page only: the API still needs the header
+    stolen = {"cookie": f"{REVIEW_COOKIE}={DEV_KEY}"}
+    assert httpx.post(f"{server_url}/threads/search", json={}, headers=stolen).status_code == 401
+    assert httpx.get(f"{server_url}/review", headers={"cookie": f"{REVIEW_COOKIE}=blg_falsch"}).status_code == 401
