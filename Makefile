@@ -43,7 +43,7 @@ serve: $(STAMP)
 	$(BIN)/belegt ingest demo/kb --kb demo
 	$(BIN)/belegt bots create hr-demo --kb demo --name "HR-Demo" --exist-ok
 	$(BIN)/belegt ask "Wie viele Urlaubstage habe ich in Vollzeit?" --bot hr-demo
-	@echo "Prüfseite (Prüfablage): http://127.0.0.1:$(PORT)/review (Header x-api-key: $(DEV_API_KEY))"
+	@echo "Prüfseite (Prüfablage): http://127.0.0.1:$(PORT)/review/login (Schlüssel: $(DEV_API_KEY))"
 	BELEGT_DEV_API_KEY=$(DEV_API_KEY) BELEGT_DEV_BOT=hr-demo BELEGT_SERVER_PORT=$(PORT) $(BIN)/belegt serve
 
 ## Production runtime: threads, runs, checkpoints and store in PostgreSQL (BELEGT_SERVER_DATABASE_URL or

@@ -12,7 +12,6 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph.state import CompiledStateGraph
-from qdrant_client import QdrantClient
 
 from evals.suite import Counter, RunSettings, dataset_version
 from graphs.answer import build_answer_graph
@@ -28,7 +27,9 @@ from stores.settings import StoreSettings
 from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
 from stores.sql.engine import Database, open_database
+from stores.vector.edge import EdgeEngine
 from stores.vector.embedders import create_embedder
+from stores.vector.qdrant import memory_engine
 
 
 class MemoisedKnowledgeBase:
@@ -90,14 +91,14 @@ def ingested_knowledge_base(
     keep_index: bool = True,
     allow_flagged: bool = False,
 ) -> Iterator[EvalKnowledgeBase]:
-    """Ingest the sources through the real path into a SQLite file in ``folder`` and Qdrant (local mode in
-    ``folder``, or in memory without ``keep_index``); the stores are closed afterwards. ``allow_flagged`` keeps
-    entries the screening would hold back (the poisoning suite needs them)."""
+    """Ingest the sources through the real path into a SQLite file in ``folder`` and a vector engine (Qdrant
+    Edge in ``folder``, or qdrant-client in memory without ``keep_index``); the stores are closed afterwards.
+    ``allow_flagged`` keeps entries the screening would hold back (the poisoning suite needs them)."""
     database = open_database(f"sqlite:///{folder / 'kb.db'}")
-    client = QdrantClient(path=str(folder / "qdrant")) if keep_index else QdrantClient(":memory:")
+    engine = EdgeEngine(folder / "edge") if keep_index else memory_engine()
     try:
         store = KnowledgeBase.from_settings(
-            settings, client=client, database=database, embedder=create_embedder(settings)
+            settings, engine=engine, database=database, embedder=create_embedder(settings)
         )
         for source in sources:
             ingest_kb(
@@ -112,7 +113,7 @@ def ingested_knowledge_base(
             )
         yield EvalKnowledgeBase(kb_id, MemoisedKnowledgeBase(store), store, database)
     finally:
-        client.close()
+        engine.close()
         database.dispose()
 
 

@@ -111,22 +111,58 @@ def _measure(
 
 @bench_app.command("retrieval")
 def bench_retrieval(
-    data: Annotated[Path, typer.Option("--data", help="XQuAD-de 'derived'-Ordner (corpus/queries/qrels).")] = Path(
-        "../shared/data/xquad_de/derived"
-    ),
+    data: Annotated[
+        Path, typer.Option("--data", help="BEIR-Ordner (corpus.jsonl, queries.jsonl, qrels/*.tsv) oder SQuAD-JSON.")
+    ] = Path("../shared/data/xquad_de/derived"),
+    split: Annotated[str, typer.Option("--split", help="qrels-Split eines BEIR-Ordners (qrels/<split>.tsv).")] = "test",
     laws: Annotated[
         Path | None,
         typer.Option("--laws", help="kb_paragraphs.jsonl (Ingest-Zeit, Latenz); Standard: neben --data."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
 ) -> None:
-    """Retrieval messen: Recall@1/5/10, nDCG@10, MRR, Latenz für BM25-Baseline, sparse, dense, hybrid."""
+    """Retrieval messen: Recall@1/5/10, nDCG@10, MRR, Latenz für BM25-Baseline, sparse, dense, hybrid.
+
+    Ablehnungs-Split (refusal_split_*.jsonl neben dem Korpus) und Gesetze-KB sind optional."""
     from evals.bench.retrieval import BenchmarkDataError, print_report, run_retrieval_benchmark
 
     settings = settings_or_exit()
     laws_path = laws or data.parent.parent / "de_gesetze" / "kb_paragraphs.jsonl"
     _measure(
-        lambda progress: run_retrieval_benchmark(settings, data, laws_path, progress),
+        lambda progress: run_retrieval_benchmark(settings, data, laws_path, progress, split=split),
+        print_report,
+        as_json,
+        failures=(BenchmarkDataError,),
+    )
+
+
+@bench_app.command("scale")
+def bench_scale(
+    passages: Annotated[str, typer.Option("--passages", help="Größen, kommagetrennt.")] = "1000,10000,100000",
+    data_root: Annotated[Path, typer.Option("--data", help="Ordner der geteilten Daten (deutscher Text).")] = Path(
+        "../shared/data"
+    ),
+    engines: Annotated[str, typer.Option("--engines", help="edge, qdrant-local, numpy.")] = "edge,qdrant-local,numpy",
+    qdrant_local_max: Annotated[
+        int, typer.Option("--qdrant-local-max", help="Größte Größe für qdrant-client lokal (Brute Force).")
+    ] = 10_000,
+    as_json: Annotated[bool, typer.Option("--json", help="Ein JSON-Objekt statt Tabellen ausgeben.")] = False,
+) -> None:
+    """Store-Kosten bei wachsender KB: Aufbauzeit, Passagen/s, Spitzenspeicher, Suche p50/p95 hybrid und sparse."""
+    from evals.bench.data import BenchmarkDataError
+    from evals.bench.scale import print_report, run_scale_benchmark
+
+    try:
+        sizes = [int(size) for size in passages.split(",") if size.strip()]
+    except ValueError:
+        fail(escape(f"--passages erwartet ganze Zahlen, kommagetrennt, nicht {passages!r}"), code=2)
+    if not sizes or min(sizes) < 100:
+        fail("--passages: jede Größe muss mindestens 100 sein", code=2)
+    kinds = [e.strip() for e in engines.split(",") if e.strip()]
+    _measure(
+        lambda progress: run_scale_benchmark(
+            sizes, data_root, progress, engines=kinds, qdrant_local_max=qdrant_local_max
+        ),
         print_report,
         as_json,
         failures=(BenchmarkDataError,),

@@ -1,7 +1,7 @@
 """The one place that assembles stores and models from the settings, each opened on first use.
 
 Importing this module (and the graph modules that bind it) reads no setting and opens nothing: the settings
-are loaded when a node first needs a store or a model. Qdrant local mode allows one client per folder, so a
+are loaded when a node first needs a store or a model. The vector engine caches open shards and alias look-ups, so a
 process shares one ``AppResources`` (``app_resources()``); commands that need their own settings build one.
 """
 
@@ -11,7 +11,6 @@ import threading
 from functools import cached_property, lru_cache
 
 from langchain_core.language_models import BaseChatModel
-from qdrant_client import QdrantClient
 
 from graphs.settings import Settings, load_settings
 from nodes.scan.services import CRITIC_MAX_TOKENS, FINDINGS_MAX_TOKENS, SCAN_STRICTNESS_LEVEL, require_model
@@ -30,7 +29,8 @@ from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
 from stores.sql.engine import Database, open_database
 from stores.vector.embedders import Embedder, create_embedder
-from stores.vector.qdrant import open_qdrant
+from stores.vector.engine import VectorEngine
+from stores.vector.qdrant import open_vector_engine
 
 ChatModelKey = tuple[ProviderName, StrictnessConfig, str, int | None]
 
@@ -52,8 +52,8 @@ class AppResources:
         return open_database(self.settings.resolved_database_url)
 
     @cached_property
-    def qdrant(self) -> QdrantClient:
-        return open_qdrant(self.settings)
+    def vectors(self) -> VectorEngine:
+        return open_vector_engine(self.settings)
 
     @cached_property
     def embedder(self) -> Embedder | None:
@@ -62,7 +62,7 @@ class AppResources:
     @cached_property
     def knowledge_base(self) -> KnowledgeBase:
         return KnowledgeBase.from_settings(
-            self.settings, client=self.qdrant, database=self.database, embedder=self.embedder
+            self.settings, engine=self.vectors, database=self.database, embedder=self.embedder
         )
 
     @cached_property
@@ -95,7 +95,7 @@ class AppResources:
 
     @cached_property
     def clauses(self) -> ClauseIndex:
-        return ClauseIndex.from_settings(self.settings, client=self.qdrant, embedder=self.embedder)
+        return ClauseIndex.from_settings(self.settings, engine=self.vectors, embedder=self.embedder)
 
     @property
     def default_provider(self) -> ProviderName:
@@ -118,8 +118,8 @@ class AppResources:
 
     def close(self) -> None:
         """Release connections and forget what was opened; the next use opens it again from the settings."""
-        if "qdrant" in self.__dict__:
-            self.qdrant.close()
+        if "vectors" in self.__dict__:
+            self.vectors.close()
         if "database" in self.__dict__:
             self.database.dispose()
         for name in [name for name, value in vars(type(self)).items() if isinstance(value, cached_property)]:

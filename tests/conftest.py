@@ -13,6 +13,8 @@ from sqlalchemy.engine import make_url
 
 from stores.sql.engine import Database, open_database
 
+pytest_plugins = ["tests.vector_support"]
+
 POSTGRES_URL = os.environ.get("BELEGT_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 _postgres_skips: list[str] = []
 

@@ -8,13 +8,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from qdrant_client import QdrantClient
-
 from stores.ingest.kb import IngestSummary, ingest_kb
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
 from stores.sql.engine import Database, open_database
 from stores.vector.embedders import Embedder
+from stores.vector.engine import VectorEngine
+from stores.vector.qdrant import memory_engine
 
 PATTERN = r"^[a-z]{2,4}-[a-z0-9]+-[0-9]{2,}$"
 
@@ -68,16 +68,16 @@ def write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
 def embedded_kb(folder: Path, embedder: Embedder | None = None) -> Iterator[KnowledgeBase]:
     """A KnowledgeBase on a SQLite file in ``folder`` and an in-memory Qdrant, closed afterwards."""
     database = open_database(f"sqlite:///{folder / 'belegt.db'}")
-    client = QdrantClient(":memory:")
+    engine = memory_engine()
     try:
-        yield open_kb(client, database, embedder)
+        yield open_kb(engine, database, embedder)
     finally:
-        client.close()
+        engine.close()
         database.dispose()
 
 
-def open_kb(client: QdrantClient, database: Database, embedder: Embedder | None = None) -> KnowledgeBase:
-    return KnowledgeBase.from_settings(StoreSettings(), client=client, database=database, embedder=embedder)
+def open_kb(engine: VectorEngine, database: Database, embedder: Embedder | None = None) -> KnowledgeBase:
+    return KnowledgeBase.from_settings(StoreSettings(), engine=engine, database=database, embedder=embedder)
 
 
 def ingest(kb: KnowledgeBase, source: Path, kb_id: str = "demo", *, prune: bool = False) -> IngestSummary:

@@ -10,7 +10,6 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 from langgraph.checkpoint.memory import InMemorySaver
-from qdrant_client import QdrantClient
 from sqlalchemy import text
 
 from graphs.scan import build_scan_graph
@@ -27,6 +26,7 @@ from stores.scan.findings import FindingRecord
 from stores.scan.trail import AuditTrail
 from stores.settings import StoreSettings
 from stores.sql.engine import Database
+from stores.vector.qdrant import memory_engine
 
 AUDIT_KEY = b"belegt-test-audit-key-0123456789abcdef"
 TRAIL = AuditTrail(key=AUDIT_KEY)
@@ -199,7 +199,7 @@ class ScanEnv:
 
 
 def demo_env(database: Database, *, document: Path | None = None, catalog: Path | None = None) -> ScanEnv:
-    clauses = ClauseIndex.from_settings(StoreSettings(), client=QdrantClient(":memory:"), embedder=None)
+    clauses = ClauseIndex.from_settings(StoreSettings(), engine=memory_engine(), embedder=None)
     version = import_catalog(catalog or DEMO / "katalog.yaml", catalogs=CatalogStore(database), clauses=clauses)
     stored = DocumentStore(database).store(read_document(document or DEMO / "produktinfo.md"))
     return ScanEnv(database=database, clauses=clauses, version=version, document=stored)

@@ -3,7 +3,7 @@
 Run ``belegt bench answer [--limit N] [--laws ../shared/data/de_gesetze/kb_paragraphs.jsonl] [--json]``.
 By default only the demo KB is measured (well under a minute); ``--laws`` adds the federal-law KB (647
 sections, minutes to ingest) and ``--limit`` caps the questions per KB. The KBs go through the real
-ingestion into Qdrant local mode and SQLite in a temporary folder; only the LLM is scripted (it answers
+ingestion into the vector engine and SQLite in a temporary folder; only the LLM is scripted (it answers
 at once), so the figures are the graph's own cost: retrieval, validation, critique and orchestration.
 """
 

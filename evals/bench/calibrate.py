@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from qdrant_client import QdrantClient
 
 from evals.answering import cached_knowledge_base
 from evals.bench.data import CachedEmbedder, Passage, Query, load_passages, load_queries, read_jsonl
@@ -49,6 +48,7 @@ from stores.ingest.mapping import read_mapping_file
 from stores.kb.layout import TENANT_KEY
 from stores.settings import StoreSettings
 from stores.vector.calibration import SPARSE_ONLY
+from stores.vector.edge import EdgeEngine
 from stores.vector.embedders import Embedder, create_embedder
 
 CALIBRATION_FILE = REPO_ROOT / "stores" / "vector" / "calibration.json"
@@ -172,12 +172,12 @@ def _passage_set(
     name: str, passages: Sequence[Passage], queries: Sequence[Query], labels: Sequence[bool], embedder: Embedder | None
 ) -> FeatureSet:
     with tempfile.TemporaryDirectory(prefix="belegt-calibrate-") as tmp:
-        client = QdrantClient(path=str(Path(tmp) / "q"))
+        engine = EdgeEngine(Path(tmp) / "q")
         try:
-            index = build_index(client, name, passages, embedder)
+            index = build_index(engine, name, passages, embedder)
             rows = top_scores(index, name, queries)
         finally:
-            client.close()
+            engine.close()
     return FeatureSet(name, [r["sparse_per_term"] for r in rows], [r["dense"] for r in rows], list(labels))
 
 

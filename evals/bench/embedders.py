@@ -21,6 +21,7 @@ import numpy as np
 
 from evals.bench.data import load_passages, load_queries
 from evals.bench.retrieval import ranking_metrics
+from evals.progress import tracker
 from stores.settings import StoreSettings
 from stores.vector.embedders import EmbedderUnavailable, create_embedder
 
@@ -74,18 +75,16 @@ def measure(name: str, data_dir: Path) -> dict[str, Any]:
     assert embedder is not None
     embedder.embed_query("Aufwärmen")
     load_s = time.perf_counter() - start
-    start = time.perf_counter()
-    matrix = np.array(
-        [
-            v
-            for i in range(0, len(passages), 32)
-            for v in embedder.embed_passages([p.indexed for p in passages[i : i + 32]])
-        ]
-    )
-    passage_s = time.perf_counter() - start
-    start = time.perf_counter()
-    query_vectors = np.array([embedder.embed_query(q.text) for q in queries])
-    query_s = time.perf_counter() - start
+    with tracker() as progress:
+        start = time.perf_counter()
+        batches = progress.track(range(0, len(passages), 32), f"{name}: Passagen einbetten (je 32)")
+        matrix = np.array(
+            [v for i in batches for v in embedder.embed_passages([p.indexed for p in passages[i : i + 32]])]
+        )
+        passage_s = time.perf_counter() - start
+        start = time.perf_counter()
+        query_vectors = np.array([embedder.embed_query(q.text) for q in progress.track(queries, f"{name}: Fragen")])
+        query_s = time.perf_counter() - start
     ids = [p.id for p in passages]
     order = np.argsort(-(query_vectors @ matrix.T), axis=1)[:, :10]
     rankings = [[ids[i] for i in row] for row in order]
@@ -95,7 +94,7 @@ def measure(name: str, data_dir: Path) -> dict[str, Any]:
         "load_s": round(load_s, 2),
         "passages_per_s": round(len(passages) / passage_s, 1),
         "queries_per_s": round(len(queries) / query_s, 1),
-        **ranking_metrics(rankings, [q.gold or "" for q in queries]),
+        **ranking_metrics(rankings, [{q.gold or "": 1} for q in queries]),
     }
 
 

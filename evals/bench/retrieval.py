@@ -1,8 +1,10 @@
-"""Retrieval benchmark: XQuAD-de ranking quality, refusal separation of the calibrated score, law-KB timings.
+"""Retrieval benchmark: ranking quality on a standard test set, refusal separation, law-KB timings.
 
-Run ``belegt bench retrieval --data ../shared/data/xquad_de/derived [--json]`` or
-``python -m evals.bench.retrieval --data … [--json]``. Every method runs through the real stores
-(Qdrant local mode in a temporary folder); the plain BM25 baseline is computed in the same run.
+Run ``belegt bench retrieval --data DIR_OR_FILE [--split test] [--json]``. ``--data`` is a BEIR folder or a
+SQuAD JSON file (``evals.bench.standard_data``); the default is XQuAD-de. The refusal split
+(``refusal_split_*.jsonl`` beside the corpus) and the law KB are optional: a missing one is a note in the
+report. Every method runs through the real stores (Qdrant Edge in a temporary folder); the plain BM25
+baseline is computed in the same run.
 """
 
 from __future__ import annotations
@@ -11,11 +13,10 @@ import math
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from qdrant_client import QdrantClient
 from rich.console import Console
 from rich.table import Table
 
@@ -30,6 +31,7 @@ from evals.bench.data import (
     load_queries,
     read_jsonl,
 )
+from evals.bench.standard_data import DEFAULT_SPLIT, load_retrieval_set
 from evals.datasets.questions import LAW_ID_PATTERN, LAW_MAPPING
 from evals.evaluators import mean_scores
 from evals.evaluators.calibration import roc_auc
@@ -40,7 +42,9 @@ from stores.ingest.mapping import read_mapping_file
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
 from stores.sql.engine import open_database
+from stores.vector.edge import EdgeEngine
 from stores.vector.embedders import Embedder, create_embedder
+from stores.vector.engine import VectorEngine
 from stores.vector.index import Fusion, HybridIndex, IndexPoint
 
 __all__ = ["BenchmarkDataError", "print_report", "run_retrieval_benchmark"]
@@ -48,25 +52,26 @@ __all__ = ["BenchmarkDataError", "print_report", "run_retrieval_benchmark"]
 THRESHOLDS = (0.80, 0.70, 0.50, 0.40, 0.0)
 TENANT = "corpus"
 LAW_QUERIES = 100
+REFUSAL_FILES = ("refusal_split_kb_corpus.jsonl", "refusal_split_queries.jsonl")
 
 
 # --- metrics -----------------------------------------------------------------------------------------
 
 
-def ranking_metrics(rankings: Sequence[Sequence[str]], golds: Sequence[str]) -> dict[str, float]:
-    """recall@1/5/10, nDCG@10 and MRR (one relevant passage per query), averaged over the queries."""
+def ranking_metrics(rankings: Sequence[Sequence[str]], relevant: Sequence[Mapping[str, int]]) -> dict[str, float]:
+    """recall@1/5/10, nDCG@10 and MRR (graded relevance, see ``evals.evaluators.retrieval``), query means."""
     results = [
-        evaluator({}, {"ranking": ranked}, {"gold": gold})
-        for ranked, gold in zip(rankings, golds, strict=True)
+        evaluator({}, {"ranking": ranked}, {"relevant": judged})
+        for ranked, judged in zip(rankings, relevant, strict=True)
         for evaluator in RANKING_EVALUATORS
     ]
     return {key: mean for key, (mean, _) in mean_scores(results).items()}
 
 
-def latency_figures(seconds: Sequence[float]) -> dict[str, float]:
+def latency_figures(seconds: Sequence[float], *, digits: int = 1) -> dict[str, float]:
     ordered = sorted(seconds)
     p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
-    return {"p50_ms": round(statistics.median(ordered) * 1000, 1), "p95_ms": round(p95 * 1000, 1)}
+    return {"p50_ms": round(statistics.median(ordered) * 1000, digits), "p95_ms": round(p95 * 1000, digits)}
 
 
 def threshold_rates(positives: Sequence[float], negatives: Sequence[float]) -> dict[str, dict[str, float]]:
@@ -84,7 +89,7 @@ def threshold_rates(positives: Sequence[float], negatives: Sequence[float]) -> d
 
 
 def build_index(
-    client: QdrantClient,
+    engine: VectorEngine,
     alias: str,
     passages: Sequence[Passage],
     embedder: Embedder | None,
@@ -93,7 +98,7 @@ def build_index(
     dense_weight: float = 0.5,
     progress: Callable[[int], None] | None = None,
 ) -> HybridIndex:
-    index = HybridIndex(client, embedder=embedder, tenant_key=TENANT, fusion=fusion, dense_weight=dense_weight)
+    index = HybridIndex(engine, embedder=embedder, tenant_key=TENANT, fusion=fusion, dense_weight=dense_weight)
     if not index.exists(alias):
         points = [IndexPoint(id=p.id, text=p.indexed, payload={TENANT: "bench"}) for p in passages]
         index.build(alias, points, progress=progress)
@@ -177,9 +182,9 @@ def law_timings(
     """Ingest the federal-law KB through the real ingestion path, then time KB searches."""
     rows = read_jsonl(laws_path)
     database = open_database(f"sqlite:///{workdir / 'laws.db'}")
-    client = QdrantClient(path=str(workdir / "laws-qdrant"))
+    engine = EdgeEngine(workdir / "laws-edge")
     try:
-        kb = KnowledgeBase.from_settings(settings, client=client, database=database, embedder=embedder)
+        kb = KnowledgeBase.from_settings(settings, engine=engine, database=database, embedder=embedder)
         start = time.perf_counter()
         with progress.counter("Gesetze-KB einlesen") as bar:
             summary = ingest_kb(
@@ -201,7 +206,7 @@ def law_timings(
             kb.search("laws", [question], limit=10)
             seconds.append(time.perf_counter() - begin)
     finally:
-        client.close()
+        engine.close()
         database.dispose()
     return {
         "entries": len(summary.added),
@@ -213,34 +218,38 @@ def law_timings(
 
 
 def run_retrieval_benchmark(
-    settings: StoreSettings, data_dir: Path, laws_path: Path | None, progress: Tracker
+    settings: StoreSettings, data: Path, laws_path: Path | None, progress: Tracker, *, split: str = DEFAULT_SPLIT
 ) -> dict[str, Any]:
-    passages = load_passages(data_dir / "corpus.jsonl")
-    queries = load_queries(data_dir / "queries.jsonl")
+    test_set = load_retrieval_set(data, split=split)
+    passages, queries = test_set.passages, [q.query for q in test_set.queries]
+    relevant = [q.relevant for q in test_set.queries]
     embedder = create_embedder(settings)
     cached = CachedEmbedder(embedder) if embedder else None
     report: dict[str, Any] = {
-        "dataset": data_dir.name if data_dir.name != "derived" else data_dir.parent.name,
+        "dataset": test_set.name,
+        "layout": test_set.layout,
         "passages": len(passages),
         "queries": len(queries),
         "embedder": settings.embedder,
         "fusion": settings.kb_fusion,
         "dense_weight": settings.kb_dense_weight,
         "methods": {},
+        "notes": list(test_set.notes),
     }
     methods: dict[str, Any] = report["methods"]
+    refusal_folder = data if data.is_dir() else data.parent
 
     with tempfile.TemporaryDirectory() as tmp:
-        client = QdrantClient(path=str(Path(tmp) / "qdrant"))
+        engine = EdgeEngine(Path(tmp) / "edge")
 
         def indexed(alias: str, corpus: Sequence[Passage], model: Embedder | None, **options: Any) -> HybridIndex:
             with progress.counter(f"Index {alias} aufbauen") as bar:
                 bar.start(len(corpus))
-                return build_index(client, alias, corpus, model, progress=bar.advance, **options)
+                return build_index(engine, alias, corpus, model, progress=bar.advance, **options)
 
         def measured(name: str, search: Callable[[str], list[str]]) -> None:
             latency, rankings = rank_queries(search, progress.track(queries, f"Suche {name}"))
-            methods[name] = {**ranking_metrics(rankings, [q.gold or "" for q in queries]), **latency}
+            methods[name] = {**ranking_metrics(rankings, relevant), **latency}
 
         try:
             measured("bm25_baseline", bm25_search(passages))
@@ -253,18 +262,23 @@ def run_retrieval_benchmark(
                 other: Fusion = "rrf" if settings.kb_fusion == "weighted" else "weighted"
                 alternative = indexed("hybrid", passages, cached, fusion=other, dense_weight=settings.kb_dense_weight)
                 measured(f"hybrid_{other}", index_search(alternative, "hybrid"))
-            refusal_kb = load_passages(data_dir / "refusal_split_kb_corpus.jsonl")
-            refusal_rows = read_jsonl(data_dir / "refusal_split_queries.jsonl")
-            refusal_queries = load_queries(data_dir / "refusal_split_queries.jsonl")
-            answerable = [bool(r["answerable_in_kb"]) for r in refusal_rows]
-            refusal_index = indexed(
-                "refusal", refusal_kb, cached, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
-            )
-            report["refusal"] = refusal_report(refusal_index, "refusal", refusal_queries, answerable)
+            if all((refusal_folder / name).is_file() for name in REFUSAL_FILES):
+                refusal_kb = load_passages(refusal_folder / REFUSAL_FILES[0])
+                refusal_rows = read_jsonl(refusal_folder / REFUSAL_FILES[1])
+                refusal_queries = load_queries(refusal_folder / REFUSAL_FILES[1])
+                answerable = [bool(r["answerable_in_kb"]) for r in refusal_rows]
+                refusal_index = indexed(
+                    "refusal", refusal_kb, cached, fusion=settings.kb_fusion, dense_weight=settings.kb_dense_weight
+                )
+                report["refusal"] = refusal_report(refusal_index, "refusal", refusal_queries, answerable)
+            else:
+                report["notes"].append(f"Ablehnungs-Split übersprungen: {' / '.join(REFUSAL_FILES)} fehlen")
         finally:
-            client.close()
-        if laws_path is not None:
+            engine.close()
+        if laws_path is not None and laws_path.is_file():
             report["laws"] = law_timings(laws_path, embedder, settings, Path(tmp), progress)
+        elif laws_path is not None:
+            report["notes"].append(f"Gesetze-KB-Zeitmessung übersprungen: {laws_path} fehlt")
     return report
 
 
@@ -282,7 +296,20 @@ def print_report(report: dict[str, Any], console: Console) -> None:
             f"{m['p95_ms']:.1f}",
         )
     console.print(table)
-    refusal = report["refusal"]
+    console.print(f"Eingabe: {report['layout']}")
+    for note in report["notes"]:
+        console.print(f"Hinweis: {note}")
+    if "refusal" in report:
+        print_refusal(report["refusal"], console)
+    if "laws" in report:
+        laws = report["laws"]
+        console.print(
+            f"Gesetze-KB: {laws['entries']} Einträge / {laws['chunks']} Chunks eingelesen in {laws['ingest_s']} s; "
+            f"Suche p50 {laws['p50_ms']} ms, p95 {laws['p95_ms']} ms ({laws['queries']} Anfragen)"
+        )
+
+
+def print_refusal(refusal: dict[str, Any], console: Console) -> None:
     rates = Table(
         "min_score", "beantwortbar ≥", "unbeantwortbar ≥", title=f"Ablehnung: ROC AUC {refusal['roc_auc']:.3f}"
     )
@@ -293,9 +320,3 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         f"Report-Fold: {refusal['answerable']} beantwortbare, {refusal['unanswerable']} unbeantwortbare Fragen; "
         + ", ".join(f"{k} {v}" for k, v in refusal.items() if k.startswith("roc_auc_raw"))
     )
-    if "laws" in report:
-        laws = report["laws"]
-        console.print(
-            f"Gesetze-KB: {laws['entries']} Einträge / {laws['chunks']} Chunks eingelesen in {laws['ingest_s']} s; "
-            f"Suche p50 {laws['p50_ms']} ms, p95 {laws['p95_ms']} ms ({laws['queries']} Anfragen)"
-        )

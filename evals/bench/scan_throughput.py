@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
-from qdrant_client import QdrantClient
 
 from evals.progress import tracker
 from evals.suite import Tracker
@@ -43,6 +42,7 @@ from stores.scan.trail import AuditTrail
 from stores.settings import StoreSettings
 from stores.sql.engine import open_database
 from stores.vector.embedders import create_embedder
+from stores.vector.qdrant import memory_engine
 
 DEMO_CATALOG = Path(__file__).resolve().parents[2] / "demo" / "scan" / "katalog.yaml"
 CLAIM = re.compile(r"Sensitivität: \d+,\d %")
@@ -105,9 +105,7 @@ def run(pages: int, embedder_name: str, chunk_chars: int, progress: Tracker) -> 
     settings = StoreSettings(embedder=embedder_name)
     with tempfile.TemporaryDirectory() as folder:
         database = open_database(f"sqlite:///{folder}/bench.db")
-        clauses = ClauseIndex.from_settings(
-            settings, client=QdrantClient(":memory:"), embedder=create_embedder(settings)
-        )
+        clauses = ClauseIndex.from_settings(settings, engine=memory_engine(), embedder=create_embedder(settings))
         version = import_catalog(DEMO_CATALOG, catalogs=CatalogStore(database), clauses=clauses)
         path = Path(folder) / "bench.md"
         path.write_text(generate_document(pages), encoding="utf-8")

@@ -20,7 +20,6 @@ from typing import Self
 
 import httpx
 import psycopg
-from qdrant_client import QdrantClient
 from sqlalchemy.engine import make_url
 
 from graphs.server.launch import Runtime
@@ -31,6 +30,7 @@ from stores.sql.api_keys import ApiKeyStore, Role
 from stores.sql.bots import BotStore
 from stores.sql.engine import open_database
 from stores.vector.embedders import create_embedder
+from stores.vector.qdrant import open_vector_engine
 
 REPO = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT_S = 90.0
@@ -44,16 +44,16 @@ def free_port() -> int:
 
 
 def ingest_into(data_dir: Path, source: Path, kb_id: str, *, id_pattern: str | None = None) -> None:
-    """Fill the embedded stores before the server starts (Qdrant local mode admits one process at a time)."""
+    """Fill the embedded stores before the server starts."""
     settings = StoreSettings(data_dir=data_dir, embedder="none")
     database = open_database(settings.resolved_database_url)
-    client = QdrantClient(path=str(settings.resolved_qdrant_path))
+    engine = open_vector_engine(settings)
     try:
-        kb = KnowledgeBase.from_settings(settings, client=client, database=database, embedder=create_embedder(settings))
+        kb = KnowledgeBase.from_settings(settings, engine=engine, database=database, embedder=create_embedder(settings))
         pattern = id_pattern or settings.kb_id_pattern
         ingest_kb(source, kb_id, kb=kb, default_id_pattern=pattern, chunk_chars=settings.kb_chunk_chars)
     finally:
-        client.close()
+        engine.close()
         database.dispose()
 
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from qdrant_client import QdrantClient
-
 from evals.bench.data import CachedEmbedder, load_passages, load_queries
 from evals.bench.retrieval import bm25_search, build_index, index_search, latency_figures, rank_queries
 from evals.evaluators import mean_scores
@@ -19,6 +17,7 @@ from evals.evaluators.retrieval import RANKING_EVALUATORS, recall_at
 from evals.plots import share_plot
 from evals.suite import Dataset, Metric, Suite, SuiteContext, SuiteResult, Table, dataset_version
 from stores.vector.embedders import create_embedder
+from stores.vector.qdrant import memory_engine
 
 DATA = "xquad_de/derived"
 RANKING_KEYS = ("recall@1", "recall@5", "recall@10", "ndcg@10", "mrr")
@@ -35,18 +34,18 @@ def run(ctx: SuiteContext) -> SuiteResult:
     searches: dict[str, Search] = {"bm25_baseline": bm25_search(passages)}
     metrics: list[Metric] = []
     timings: list[Metric] = []
-    client = QdrantClient(":memory:")
+    engine = memory_engine()
     try:
         with ctx.progress.counter("Sparse-Index aufbauen") as bar:
             bar.start(len(passages))
-            sparse = build_index(client, "sparse", passages, None, progress=bar.advance)
+            sparse = build_index(engine, "sparse", passages, None, progress=bar.advance)
         searches["sparse"] = index_search(sparse, "sparse")
         if embedder is not None:
             cached = CachedEmbedder(embedder)
             with ctx.progress.counter(f"Passagen einbetten ({embedder.name})") as bar:
                 bar.start(len(passages))
                 hybrid = build_index(
-                    client,
+                    engine,
                     "hybrid",
                     passages,
                     cached,
@@ -65,7 +64,7 @@ def run(ctx: SuiteContext) -> SuiteResult:
                 for key, value in embedding.items()
             ]
             searches["dense"] = index_search(
-                build_index(client, "hybrid", passages, cached, dense_weight=1.0), "hybrid"
+                build_index(engine, "hybrid", passages, cached, dense_weight=1.0), "hybrid"
             )
             searches["hybrid"] = index_search(hybrid, "hybrid")
         rankings = {}
@@ -73,7 +72,7 @@ def run(ctx: SuiteContext) -> SuiteResult:
             latency, rankings[name] = rank_queries(search, ctx.progress.track(queries, f"Suche {name}"))
             timings += [Metric(f"{name}.{key}", value, len(queries), "Suchzeit") for key, value in latency.items()]
     finally:
-        client.close()
+        engine.close()
     golds = [q.gold or "" for q in queries]
     curves: dict[str, list[float]] = {}
     rows = []

@@ -24,7 +24,6 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from pydantic import BaseModel, ConfigDict
-from qdrant_client import QdrantClient
 
 from evals.evaluators.sets import set_agreement
 from evals.suite import REPO_ROOT, Dataset, Metric, Suite, SuiteContext, SuiteResult, Table, dataset_version, rate
@@ -50,6 +49,7 @@ from stores.scan.trail import AuditTrail
 from stores.scan.whitespace import canonical_whitespace
 from stores.sql.engine import open_database
 from stores.vector.embedders import create_embedder
+from stores.vector.qdrant import memory_engine
 
 DEMO = REPO_ROOT / "demo" / "scan"
 EXPECTED = REPO_ROOT / "evals" / "datasets" / "scan_demo.jsonl"
@@ -144,9 +144,9 @@ def run(ctx: SuiteContext) -> SuiteResult:
         (finding_model, critic_model), prefix = (oracle.finding_model(), oracle.critic_model()), "oracle."
     with tempfile.TemporaryDirectory(prefix="belegt-eval-") as tmp:
         database = open_database(f"sqlite:///{Path(tmp) / 'scan.db'}")
-        client = QdrantClient(":memory:")
+        engine = memory_engine()
         try:
-            clauses = ClauseIndex.from_settings(app, client=client, embedder=create_embedder(app))
+            clauses = ClauseIndex.from_settings(app, engine=engine, embedder=create_embedder(app))
             version = import_catalog(DEMO / "katalog.yaml", catalogs=CatalogStore(database), clauses=clauses)
             draft = read_document(DEMO / "produktinfo.md")
             document = DocumentStore(database).store(draft)
@@ -166,7 +166,7 @@ def run(ctx: SuiteContext) -> SuiteResult:
             ]
             report = reports[0]
         finally:
-            client.close()
+            engine.close()
             database.dispose()
     pages = {p.page_number: canonical_whitespace(p.raw_text) for p in draft.pages}
     stored = report.ordered_findings()

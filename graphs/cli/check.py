@@ -30,7 +30,7 @@ def check(
     from nodes.shared.llm import probe_provider
     from stores.sql.engine import open_database
     from stores.vector.embedders import create_embedder
-    from stores.vector.qdrant import describe_qdrant, open_qdrant
+    from stores.vector.qdrant import describe_vector_engine, open_vector_engine
 
     settings = settings_or_exit()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -49,10 +49,9 @@ def check(
         return f"bereit, {len(model.embed_query('Probe'))} Dimensionen"
 
     def qdrant() -> str:
-        client = open_qdrant(settings)
-        count = len(client.get_collections().collections)
-        client.close()
-        return f"bereit, {count} Collections"
+        engine = open_vector_engine(settings)
+        engine.close()
+        return f"bereit ({engine.name})"
 
     provider = settings.provider
     rows = [
@@ -62,7 +61,7 @@ def check(
             _probe(lambda: probe_provider(provider, settings)),
         ),
         ("Embedder", settings.embedder, _probe(embedder)),
-        ("Qdrant", describe_qdrant(settings), _probe(qdrant)),
+        ("Qdrant", describe_vector_engine(settings), _probe(qdrant)),
         ("Datenbank", _redacted(settings.resolved_database_url), _probe(database)),
     ]
     table = Table("Baustein", "Konfiguration", "Status", title="belegt – Selbsttest")

@@ -48,7 +48,7 @@ def _progress_bar(label: str) -> Iterator[_BarProgress]:
 def _knowledge_base(settings: Settings) -> Iterator[KnowledgeBase]:
     from stores.kb.store import KnowledgeBase
     from stores.vector.embedders import EmbedderUnavailable, create_embedder
-    from stores.vector.qdrant import open_qdrant
+    from stores.vector.qdrant import open_vector_engine
 
     database = database_or_exit(settings)
     try:
@@ -56,13 +56,13 @@ def _knowledge_base(settings: Settings) -> Iterator[KnowledgeBase]:
     except EmbedderUnavailable as exc:
         fail(escape(str(exc)))
     try:
-        client = open_qdrant(settings)
-    except RuntimeError as exc:  # local mode: another process holds the folder lock
+        engine = open_vector_engine(settings)
+    except RuntimeError as exc:  # qdrant-client local mode: another process holds the folder lock
         fail(escape(f"Qdrant nicht nutzbar: {exc}"))
     try:
-        yield KnowledgeBase.from_settings(settings, client=client, database=database, embedder=embedder)
+        yield KnowledgeBase.from_settings(settings, engine=engine, database=database, embedder=embedder)
     finally:
-        client.close()
+        engine.close()
         database.dispose()
 
 

@@ -75,7 +75,10 @@ def list_items(
     if not items:
         console.print("Keine offenen Prüffälle.")
         return
-    table = Table("ID", "Art", "Herkunft", "Bot", "Worum es geht", "Grund", title=f"{len(items)} offene Prüffälle")
+    table = Table(title=f"{len(items)} offene Prüffälle")
+    table.add_column("ID", no_wrap=True)  # copied into show/approve/edit/reject: never shortened
+    for heading in ("Art", "Herkunft", "Bot", "Worum es geht", "Grund"):
+        table.add_column(heading)
     for item in items:
         origin = "Ablage" if item.origin == "bucket" else "Lauf pausiert"
         table.add_row(

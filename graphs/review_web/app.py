@@ -7,7 +7,7 @@ interrupts through ``langgraph_sdk.get_client()`` (in-process, no URL).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import cache
 from typing import Any
 from urllib.parse import parse_qsl, quote
@@ -20,13 +20,16 @@ from starlette.routing import Route
 
 from graphs.resources import app_resources
 from graphs.review.inbox import ReviewInbox
-from graphs.review.items import EDITABLE, ItemNotFound
+from graphs.review.items import EDITABLE, ItemNotFound, ReviewItem
 from graphs.review.served import ServedReviews
-from graphs.review_web.pages import error_page, item_page, list_page
+from graphs.review_web.pages import error_page, item_page, list_page, login_page
+from graphs.server.auth import REVIEW_COOKIE, REVIEW_LOGIN_PATH, REVIEW_PATH, cached_tenant
 from nodes.shared.review import ReviewerDecision
 from stores.sql.reviews import AlreadyDecided, GraphName
 
 GRAPHS: tuple[GraphName, ...] = ("answer", "scan", "scorecard")
+# A problem with a key presented at the login, or None when it may review.
+KeyCheck = Callable[[str], Awaitable[str | None]]
 
 
 async def form_of(request: Request) -> dict[str, str]:
@@ -39,20 +42,52 @@ def reviewer_of(request: Request, form: dict[str, str]) -> str:
     return str(form.get("reviewer") or "").strip()
 
 
-def create_app(inbox: Callable[[], ReviewInbox]) -> Starlette:
+def signed_in_bot(request: Request) -> str | None:
+    """The bot of the key the server authenticated; None where the app runs without the server's auth."""
+    get = getattr(request.scope.get("user"), "get", None)
+    return get("bot_id") if callable(get) else None
+
+
+def visible(item: ReviewItem, bot: str | None) -> bool:
+    """A key reviews its own bot's answers; scan and scorecard items belong to no bot."""
+    return bot is None or item.bot_id in (None, bot)
+
+
+def create_app(inbox: Callable[[], ReviewInbox], check_key: KeyCheck) -> Starlette:
     async def opened() -> ReviewInbox:
         return await asyncio.to_thread(inbox)  # the first call opens the database: not on the event loop
+
+    async def visible_item(request: Request) -> ReviewItem:
+        item = await (await opened()).item(request.path_params["item_id"])
+        if not visible(item, signed_in_bot(request)):
+            raise ItemNotFound(item.id)
+        return item
+
+    async def login_form(request: Request) -> Response:
+        return HTMLResponse(login_page(problem=None))
+
+    async def login(request: Request) -> Response:
+        key = (await form_of(request)).get("key", "").strip()
+        problem = await check_key(key) if key else "Bitte einen API-Schlüssel eingeben."
+        if problem:
+            return HTMLResponse(login_page(problem=problem), status_code=401)
+        response = RedirectResponse(REVIEW_PATH, status_code=303)
+        response.set_cookie(
+            REVIEW_COOKIE, key, path=REVIEW_PATH, httponly=True, samesite="strict", secure=request.url.scheme == "https"
+        )
+        return response
 
     async def list_items(request: Request) -> Response:
         graph = request.query_params.get("graph")
         bot = request.query_params.get("bot") or None
         chosen = graph if graph in GRAPHS else None
-        items = await (await opened()).items(graph=chosen, bot_id=bot)
+        own = signed_in_bot(request)
+        items = [i for i in await (await opened()).items(graph=chosen, bot_id=bot) if visible(i, own)]
         return HTMLResponse(list_page(items, graph=chosen, bot=bot, notice=request.query_params.get("entschieden")))
 
     async def show_item(request: Request) -> Response:
         try:
-            item = await (await opened()).item(request.path_params["item_id"])
+            item = await visible_item(request)
         except ItemNotFound as exc:
             return HTMLResponse(error_page(str(exc)), status_code=404)
         return HTMLResponse(item_page(item, problems=[], reviewer="", values={}))
@@ -62,7 +97,7 @@ def create_app(inbox: Callable[[], ReviewInbox]) -> Starlette:
         form = await form_of(request)
         reviewer = reviewer_of(request, form)
         try:
-            item = await (await opened()).item(item_id)
+            item = await visible_item(request)
         except ItemNotFound as exc:
             return HTMLResponse(error_page(str(exc)), status_code=404)
         values = {name: str(form.get(name) or "") for name in EDITABLE[item.graph]}
@@ -88,7 +123,9 @@ def create_app(inbox: Callable[[], ReviewInbox]) -> Starlette:
 
     return Starlette(
         routes=[
-            Route("/review", list_items),
+            Route(REVIEW_LOGIN_PATH, login_form),
+            Route(REVIEW_LOGIN_PATH, login, methods=["POST"]),
+            Route(REVIEW_PATH, list_items),
             Route("/review/items/{item_id:path}/decision", decide, methods=["POST"]),
             Route("/review/items/{item_id:path}", show_item),
         ]
@@ -104,4 +141,12 @@ def served_inbox() -> ReviewInbox:
     return ReviewInbox(app_resources().database, ServedReviews(get_client()))
 
 
-app: Any = create_app(served_inbox)
+async def reviewer_key_problem(key: str) -> str | None:
+    """The server's own key check: a known, unrevoked key of a reviewer or an admin."""
+    tenant = await cached_tenant(key)
+    if tenant is None:
+        return "Dieser API-Schlüssel ist unbekannt oder widerrufen."
+    return "Nur Schlüssel mit der Rolle reviewer oder admin dürfen prüfen." if tenant.role == "user" else None
+
+
+app: Any = create_app(served_inbox, reviewer_key_problem)

@@ -130,3 +130,16 @@ def _reviewer_field(form: str, reviewer: str) -> str:
 
 def error_page(message: str) -> str:
     return page("Fehler", f'<h1>Nicht gefunden</h1><p role="alert">{escape(message)}</p>')
+
+
+def login_page(*, problem: str | None) -> str:
+    alert = f'<p class="alert" role="alert">{escape(problem)}</p>' if problem else ""
+    return page(
+        "Anmelden",
+        "<h1>Prüfablage: anmelden</h1>"
+        f"{alert}<p>Bitte den API-Schlüssel eines Prüfers oder Admins eingeben (<code>belegt keys create "
+        "--role reviewer</code>). Er bleibt nur für diese Seite im Browser gespeichert.</p>"
+        '<form method="post" action="/review/login"><label for="key">API-Schlüssel</label>'
+        '<input id="key" name="key" type="password" autocomplete="off" required autofocus>'
+        '<p><button type="submit">Anmelden</button></p></form>',
+    )

@@ -12,6 +12,7 @@ import hmac
 import time
 from dataclasses import dataclass
 from functools import lru_cache
+from http.cookies import SimpleCookie
 from typing import Any
 
 from langgraph_sdk import Auth
@@ -26,8 +27,13 @@ from stores.sql.bots import BotNotFound, BotStore
 
 KEY_CACHE_TTL_S = 5.0  # a revoked key stops working within this many seconds
 KEY_CACHE_SIZE = 10_000
-OPEN_PATHS = frozenset({"/ok", "/info"})  # health probes answer without a key; they expose no tenant data
 REVIEW_PATH = "/review"  # the review page (langgraph.json http.app), for reviewer and admin keys
+REVIEW_LOGIN_PATH = "/review/login"  # where a browser hands over its key once; the page checks it itself
+# A browser cannot send x-api-key: the login keeps the key in an HttpOnly, SameSite=Strict cookie that is
+# valid for the review page only, never for the API (so no other site can make a browser call the API).
+REVIEW_COOKIE = "belegt_review_key"
+# Health probes expose no tenant data; the login form is open so that a browser can reach it at all.
+OPEN_PATHS = frozenset({"/ok", "/info", REVIEW_LOGIN_PATH})
 DEV_ROLE: Role = "admin"  # the development key drives Studio, which also edits assistants
 
 MISSING_KEY = "missing_api_key: Bitte einen API-Schlüssel im Header x-api-key senden."
@@ -141,12 +147,19 @@ async def cached_tenant(presented: str) -> Tenant | None:
     return tenant
 
 
-def presented_key(headers: dict[bytes, bytes]) -> str | None:
+def presented_key(headers: dict[bytes, bytes], path: str) -> str | None:
     if key := headers.get(b"x-api-key"):
         return key.decode("latin-1").strip()
     authorization = headers.get(b"authorization", b"").decode("latin-1")
     scheme, _, token = authorization.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    if path.startswith(REVIEW_PATH):
+        cookies = SimpleCookie()
+        cookies.load(headers.get(b"cookie", b"").decode("latin-1"))
+        if REVIEW_COOKIE in cookies and cookies[REVIEW_COOKIE].value.strip():
+            return cookies[REVIEW_COOKIE].value.strip()
+    return None
 
 
 @auth.authenticate
@@ -157,7 +170,7 @@ async def authenticate(headers: dict[bytes, bytes], path: str) -> TenantUser:
     declared = headers.get(b"content-length", b"0").decode("latin-1")
     if declared.isdigit() and int(declared) > settings.server_max_body_bytes:
         raise HTTPException(413, BODY_TOO_LARGE.format(limit=settings.server_max_body_bytes))
-    key = presented_key(headers)
+    key = presented_key(headers, path)
     if key is None:
         raise Auth.exceptions.HTTPException(401, MISSING_KEY)
     tenant = await cached_tenant(key)

@@ -2,16 +2,18 @@
 
 Input is checked completely before anything is written; one error report names every problem (file,
 line, field). The sync is idempotent (content hashes): unchanged entries are not touched, changed ones are
-replaced in place, ``prune`` removes entries missing from the input. If the index was built with another
-embedder or analyzer, or has drifted from the SQL records, the whole KB is re-indexed into a new collection
-and the alias switched atomically. SQL is committed only after the index writes succeeded.
+replaced, ``prune`` removes entries missing from the input. Every index write is one new version switched to
+atomically (copy-on-write), so readers see the KB before or after an ingest, never a mix. Each point carries
+its entry's content hash: if the index was built with another embedder or analyzer, or any point differs
+from the SQL records (a crash between the index switch and the SQL commit, a lost store), the whole KB is
+re-indexed from the input and the records. SQL is committed only after the index switch succeeded.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
@@ -26,6 +28,7 @@ from stores.kb.layout import TENANT_KEY, checked_kb_id, chunk_id, content_hash, 
 from stores.kb.models import KBConflict, KBEntry
 from stores.kb.store import KnowledgeBase, KnowledgeBaseNotFound
 from stores.sql.kb import KBChanges, StoredEntry, conflict_key
+from stores.vector.embedders import Embedder, TokenLimited
 from stores.vector.index import IndexPoint
 
 REQUIRED_FIELDS = ("id", "title", "text", "stand", "work", "official")
@@ -33,6 +36,8 @@ CONFLICT_FIELDS = ("ids", "topic", "sides")
 CONFLICT_FILES = ("conflicts.yaml", "conflicts.yml")
 STAND = re.compile(r"^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
 MAX_REPORTED = 25
+HASH_KEY = "content_hash"
+MIN_CHUNK_CHARS = 200
 
 
 class KBInputError(ValueError):
@@ -319,6 +324,17 @@ def ingest_kb(
         held = {flag.entry_id for flag in summary.flagged}
         parsed = replace(parsed, entries=[e for e in parsed.entries if e.id not in held])
     stored = {s.entry.id: s for s in kb.records.stored(kb_id)}
+    embedder = kb.index.embedder
+    points_of: dict[str, list[IndexPoint]] = {}
+
+    def points(entry: KBEntry) -> list[IndexPoint]:
+        """Input entries carry their new hash, entries kept from the records their recorded one."""
+        if entry.id not in points_of:
+            digest = content_hash(entry, chunk_chars) if entry.id in input_ids else stored[entry.id].content_hash
+            points_of[entry.id] = index_points(entry, digest, chunk_chars, embedder)
+        return points_of[entry.id]
+
+    input_ids = {e.id for e in parsed.entries}
     upserts: list[StoredEntry] = []
     for entry in parsed.entries:
         digest = content_hash(entry, chunk_chars)
@@ -327,8 +343,7 @@ def ingest_kb(
             summary.unchanged.append(entry.id)
             continue
         (summary.updated if old is not None else summary.added).append(entry.id)
-        upserts.append(StoredEntry(entry, digest, len(entry_points(entry, chunk_chars))))
-    input_ids = {e.id for e in parsed.entries}
+        upserts.append(StoredEntry(entry, digest, len(points(entry))))
     summary.removed = sorted(set(stored) - input_ids) if prune else []
     final_ids = input_ids | (set(stored) - set(summary.removed))
     _check_conflicts(parsed, final_ids)
@@ -340,15 +355,19 @@ def ingest_kb(
         if ref not in final_ids
     ]
     alias = kb.alias(kb_id)
+    kb.index.remove_orphans(alias)
     exists = kb.index.exists(alias)
-    expected_points = sum(s.chunk_count for s in stored.values())
-    # A collection built with another embedder/analyzer, or out of step with SQL, is rebuilt as a whole.
-    full_build = (
-        not exists
-        or not kb.index.is_current(alias)
-        or kb.index.count(alias, filter={TENANT_KEY: kb_id}) != expected_points
-    )
+    # A version built with another embedder/analyzer, or out of step with SQL in any point, is rebuilt whole.
+    full_build = not exists or not kb.index.is_current(alias) or _drifted(kb, alias, kb_id, stored.values())
     summary.rebuilt = full_build and (exists or bool(stored))
+    kept = [s.entry for s in stored.values() if s.entry.id not in input_ids and s.entry.id in final_ids]
+    if full_build:  # chunk counts follow the embedder's input limit: keep the records in step with the index
+        upserted = {s.entry.id for s in upserts}
+        upserts += [
+            StoredEntry(e, stored[e.id].content_hash, len(points(e)))
+            for e in [*parsed.entries, *kept]
+            if e.id in stored and e.id not in upserted and stored[e.id].chunk_count != len(points(e))
+        ]
     old_conflicts = {conflict_key(c.ids): c for c in kb.records.conflicts(kb_id)}
     new_conflicts = {conflict_key(c.ids): c for c in parsed.conflicts}
     conflicts_changed = any(old_conflicts.get(k) != c for k, c in new_conflicts.items()) or (
@@ -359,13 +378,11 @@ def ingest_kb(
 
     def write_index() -> None:
         if full_build:
-            kept = [s.entry for s in stored.values() if s.entry.id not in input_ids and s.entry.id in final_ids]
-            _rebuild(kb, alias, [*parsed.entries, *kept], chunk_chars, progress)
+            _build(kb, alias, [p for e in [*parsed.entries, *kept] for p in points(e)], progress)
             return
-        points = [p for s in upserts for p in entry_points(s.entry, chunk_chars)]
+        changed = [p for s in upserts for p in points(s.entry)]
         if progress is not None:
-            progress.start(len(points))
-        kb.index.upsert(alias, points, progress=progress.advance if progress else None)
+            progress.start(len(changed))
         stale = [
             point_id(kb_id, chunk_id(s.entry.id, n))
             for s in upserts
@@ -373,7 +390,7 @@ def ingest_kb(
             for n in range(s.chunk_count + 1, stored[s.entry.id].chunk_count + 1)
         ]
         stale += [point_id(kb_id, chunk_id(i, n)) for i in summary.removed for n in range(1, stored[i].chunk_count + 1)]
-        kb.index.delete(alias, stale)
+        kb.index.update(alias, changed, delete=stale, progress=progress.advance if progress else None)
 
     kb.records.apply(
         KBChanges(
@@ -394,14 +411,39 @@ def reindex_kb(kb_id: str, *, kb: KnowledgeBase, chunk_chars: int, progress: Pro
     stored = kb.records.stored(checked_kb_id(kb_id))
     if not stored:
         raise KnowledgeBaseNotFound(kb_id)
-    _rebuild(kb, kb.alias(kb_id), [s.entry for s in stored], chunk_chars, progress)
+    embedder = kb.index.embedder
+    points = [p for s in stored for p in index_points(s.entry, s.content_hash, chunk_chars, embedder)]
+    _build(kb, kb.alias(kb_id), points, progress)
     return len(stored)
 
 
-def _rebuild(
-    kb: KnowledgeBase, alias: str, entries: Sequence[KBEntry], chunk_chars: int, progress: ProgressReporter | None
-) -> None:
-    points: list[IndexPoint] = [p for e in entries for p in entry_points(e, chunk_chars)]
+def index_points(entry: KBEntry, digest: str, chunk_chars: int, embedder: Embedder | None) -> list[IndexPoint]:
+    """The entry's index points, each carrying the entry's content hash for per-point drift checks.
+
+    Chunks shrink until each fits the embedder's input limit (e5: 512 tokens), so no chunk is embedded as
+    an average over windows or cut off by the model.
+    """
+    size = chunk_chars
+    while True:
+        chunks = entry_points(entry, size)
+        if (
+            not isinstance(embedder, TokenLimited)
+            or size <= MIN_CHUNK_CHARS
+            or all(embedder.token_count(p.text) <= embedder.max_tokens for p in chunks)
+        ):
+            return [IndexPoint(id=p.id, text=p.text, payload={**p.payload, HASH_KEY: digest}) for p in chunks]
+        size = max(MIN_CHUNK_CHARS, size * 3 // 4)
+
+
+def _drifted(kb: KnowledgeBase, alias: str, kb_id: str, stored: Iterable[StoredEntry]) -> bool:
+    """Does any point of the live index differ from what the SQL records say (id set or content hash)?"""
+    expected = {
+        point_id(kb_id, chunk_id(s.entry.id, n)): s.content_hash for s in stored for n in range(1, s.chunk_count + 1)
+    }
+    return kb.index.payload_values(alias, HASH_KEY) != expected
+
+
+def _build(kb: KnowledgeBase, alias: str, points: Sequence[IndexPoint], progress: ProgressReporter | None) -> None:
     if progress is not None:
         progress.start(len(points))
     kb.index.build(alias, points, progress=progress.advance if progress else None)

@@ -11,15 +11,14 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from qdrant_client import QdrantClient
-
 from stores.kb.layout import NO_END, NO_START, TENANT_KEY, checked_kb_id, day_number, kb_alias
 from stores.kb.models import Hit, KBConflict, KBEntry
 from stores.settings import StoreSettings
 from stores.sql.engine import Database
 from stores.sql.kb import KBRecords
 from stores.vector.embedders import Embedder
-from stores.vector.index import FilterValue, HybridIndex, ScoredPoint, index_from_settings
+from stores.vector.engine import VectorEngine
+from stores.vector.index import FilterValue, HybridIndex, MissingIndex, ScoredPoint, index_from_settings
 
 RRF_K = 60
 
@@ -37,7 +36,7 @@ class _Ranked:
 
 
 class KnowledgeBase:
-    """Read access to ingested KBs: one Qdrant alias per KB plus the SQL records of entries and conflicts."""
+    """Read access to ingested KBs: one index alias per KB plus the SQL records of entries and conflicts."""
 
     def __init__(self, index: HybridIndex, database: Database, *, prefix: str = "belegt", cross_ref_extras: int = 3):
         self.index = index
@@ -47,10 +46,10 @@ class KnowledgeBase:
 
     @classmethod
     def from_settings(
-        cls, settings: StoreSettings, *, client: QdrantClient, database: Database, embedder: Embedder | None
+        cls, settings: StoreSettings, *, engine: VectorEngine, database: Database, embedder: Embedder | None
     ) -> KnowledgeBase:
         return cls(
-            build_index(settings, client=client, embedder=embedder),
+            build_index(settings, engine=engine, embedder=embedder),
             database,
             prefix=settings.qdrant_prefix,
             cross_ref_extras=settings.kb_cross_ref_extras,
@@ -76,15 +75,20 @@ class KnowledgeBase:
         on that day. With ``expand_cross_refs``, up to ``cross_ref_extras`` entries referenced by the hits
         (and not hits themselves) follow the ``limit`` hits, marked ``cross_ref_extra``.
         """
-        alias = self._existing_alias(kb_id)
+        alias = self.alias(kb_id)
         texts = [q for q in queries if q.strip()]
         if not texts:
+            if not self.index.exists(alias):
+                raise KnowledgeBaseNotFound(kb_id)
             return []
         conditions = self._conditions(kb_id, stand, valid_on)
+        try:
+            rankings = self.index.search_many(alias, texts, filter=conditions, limit=limit * 3)
+        except MissingIndex:
+            raise KnowledgeBaseNotFound(kb_id) from None
         best: dict[str, _Ranked] = {}
-        for query in texts:
-            ranking = self._entry_ranking(alias, query, conditions, limit)
-            for position, point in enumerate(ranking, start=1):
+        for chunks in rankings:
+            for position, point in enumerate(_best_chunk_per_entry(chunks), start=1):
                 entry_id = str(point.payload["entry_id"])
                 previous = best.get(entry_id)
                 fused = 1.0 / (RRF_K + position) + (previous.fused if previous else 0.0)
@@ -104,12 +108,6 @@ class KnowledgeBase:
         found = {s.entry.id: s.entry for s in self.records.stored(checked_kb_id(kb_id), list(ids))}
         return [found[i] for i in dict.fromkeys(ids) if i in found]
 
-    def _existing_alias(self, kb_id: str) -> str:
-        alias = self.alias(kb_id)
-        if not self.index.exists(alias):
-            raise KnowledgeBaseNotFound(kb_id)
-        return alias
-
     @staticmethod
     def _conditions(kb_id: str, stand: str | None, valid_on: date | None) -> dict[str, FilterValue]:
         conditions: dict[str, FilterValue] = {TENANT_KEY: kb_id}
@@ -120,15 +118,6 @@ class KnowledgeBase:
             conditions["valid_from_n"] = {"lte": day}
             conditions["valid_until_n"] = {"gte": min(day, NO_END)}
         return conditions
-
-    def _entry_ranking(
-        self, alias: str, query: str, conditions: dict[str, FilterValue], limit: int
-    ) -> list[ScoredPoint]:
-        """Chunks ranked for one query, reduced to the best chunk per entry."""
-        seen: dict[str, ScoredPoint] = {}
-        for point in self.index.search(alias, query, filter=conditions, limit=limit * 3):
-            seen.setdefault(str(point.payload["entry_id"]), point)
-        return list(seen.values())
 
     def _cross_ref_hits(
         self, alias: str, kb_id: str, query: str, hits: list[Hit], conditions: dict[str, FilterValue]
@@ -147,9 +136,16 @@ class KnowledgeBase:
         return [_hit(point, rank, cross_ref_extra=True) for rank, point in enumerate(extras, start=len(hits) + 1)]
 
 
-def build_index(settings: StoreSettings, *, client: QdrantClient, embedder: Embedder | None) -> HybridIndex:
+def build_index(settings: StoreSettings, *, engine: VectorEngine, embedder: Embedder | None) -> HybridIndex:
     """The KB's hybrid index configured from settings, with the KB id as tenant key."""
-    return index_from_settings(settings, client=client, embedder=embedder, tenant_key=TENANT_KEY)
+    return index_from_settings(settings, engine=engine, embedder=embedder, tenant_key=TENANT_KEY)
+
+
+def _best_chunk_per_entry(chunks: Sequence[ScoredPoint]) -> list[ScoredPoint]:
+    seen: dict[str, ScoredPoint] = {}
+    for point in chunks:
+        seen.setdefault(str(point.payload["entry_id"]), point)
+    return list(seen.values())
 
 
 def _hit(point: ScoredPoint, rank: int, *, cross_ref_extra: bool = False) -> Hit:

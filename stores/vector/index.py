@@ -1,9 +1,10 @@
-"""A generic hybrid index in Qdrant: named dense + sparse vectors, addressed through aliases.
+"""A generic hybrid index: named dense + sparse vectors in immutable versions, addressed through aliases.
 
-Every collection is reached through an alias, so a full rebuild (``build``) fills a fresh collection and
-then moves the alias in one atomic call: readers see the old index or the new one, never a half-built one.
-Points carry a stable string id (stored in the payload; Qdrant gets its uuid5) and a free payload dict.
-``search`` demands a payload filter that names the tenant key: there is no unfiltered query path.
+Every write fills a fresh version and then switches the alias to it in one atomic step (``build`` from
+scratch, ``update`` copy-on-write from the live version), so readers see the old index or the new one, never
+a half-written one, and a killed writer leaves an orphan that the next write removes. Points carry a stable
+string id (stored in the payload; the engine gets its uuid5) and a free payload dict. ``search`` demands a
+payload filter that names the tenant key: there is no unfiltered query path.
 
 Ranking fuses a BM25 list (German analyzer, IDF from Qdrant) with a dense list client-side, so that each
 hit keeps its raw scores; the calibrated score in [0, 1] comes from ``stores.vector.calibration``.
@@ -12,33 +13,36 @@ hit keeps its raw scores; the calibrated score in [0, 1] comes from ``stores.vec
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import numpy as np
-from qdrant_client import QdrantClient, models
-
 from stores.settings import StoreSettings
-from stores.vector.analyzer import GermanAnalyzer, SparseTerms
+from stores.vector.analyzer import GermanAnalyzer
 from stores.vector.calibration import LogisticCalibration, calibration_for
-from stores.vector.embedders import Embedder
-from stores.vector.qdrant import collection_layout
+from stores.vector.embedders import Embedder, free_cores
+from stores.vector.engine import (
+    DENSE,
+    SPARSE,
+    Conditions,
+    FilterValue,
+    IndexUsageError,
+    MissingIndex,
+    StoredPoint,
+    VectorEngine,
+    VectorQuery,
+)
+
+__all__ = ["FilterValue", "HybridIndex", "IndexPoint", "IndexUsageError", "MissingIndex", "ScoredPoint", "fuse"]
 
 Fusion = Literal["weighted", "rrf"]
-FilterValue = str | int | bool | Sequence[str | int] | Mapping[str, float | int]
 Progress = Callable[[int], None]
 
-DENSE = "dense"
-SPARSE = "sparse"
 POINT_ID_KEY = "point_id"
 RRF_K = 60
 _POINT_NAMESPACE = uuid.UUID("6f1c9a52-8f0e-4f55-9a8e-2b7d0c5e4a11")
-_RANGE_KEYS = frozenset({"gt", "gte", "lt", "lte"})
-
-
-class IndexUsageError(ValueError):
-    """A misuse of the index API (missing tenant filter, unknown alias, bad filter value)."""
 
 
 @dataclass(frozen=True)
@@ -66,22 +70,21 @@ class ScoredPoint:
 @dataclass(frozen=True)
 class _Candidate:
     id: str
-    payload: dict[str, Any]
     sparse: float = 0.0
     dense: float | None = None
 
 
-def qdrant_point_id(point_id: str) -> str:
+def engine_point_id(point_id: str) -> str:
     """Qdrant accepts only unsigned integers and UUIDs; a uuid5 keeps string ids stable across runs."""
     return str(uuid.uuid5(_POINT_NAMESPACE, point_id))
 
 
 class HybridIndex:
-    """Hybrid dense + sparse search over aliased collections; sparse-only when ``embedder`` is None."""
+    """Hybrid dense + sparse search over aliased versions; sparse-only when ``embedder`` is None."""
 
     def __init__(
         self,
-        client: QdrantClient,
+        engine: VectorEngine,
         *,
         embedder: Embedder | None,
         tenant_key: str,
@@ -89,21 +92,21 @@ class HybridIndex:
         fusion: Fusion = "weighted",
         dense_weight: float = 0.5,
         candidates: int = 50,
-        layout: Mapping[str, Any] | None = None,
         calibration: LogisticCalibration | None = None,
         batch_size: int = 32,
+        workers: int | None = None,
     ) -> None:
         if not 0.0 <= dense_weight <= 1.0:
             raise IndexUsageError("dense_weight muss zwischen 0 und 1 liegen")
-        self.client = client
+        self.engine = engine
         self.embedder = embedder
         self.tenant_key = tenant_key
         self.analyzer = analyzer or GermanAnalyzer()
         self.fusion = fusion
         self.dense_weight = dense_weight if embedder is not None else 0.0
         self.candidates = candidates
-        self.layout = dict(layout or {})
         self.batch_size = batch_size
+        self.workers = workers
         shipped, uses_dense = calibration_for(embedder.name if embedder else None)
         self.calibration = calibration or shipped
         self._calibrate_dense = uses_dense or calibration is not None
@@ -112,7 +115,7 @@ class HybridIndex:
 
     @property
     def signature(self) -> dict[str, Any]:
-        """What the vectors depend on; a collection built with another signature must be rebuilt."""
+        """What the vectors depend on; a version built with another signature must be rebuilt."""
         return {
             "embedder": self.embedder.name if self.embedder else None,
             "dim": self.embedder.dim if self.embedder else None,
@@ -120,110 +123,144 @@ class HybridIndex:
         }
 
     def exists(self, alias: str) -> bool:
-        return any(a.alias_name == alias for a in self.client.get_aliases().aliases)
+        return self.engine.resolve(alias) is not None
 
     def is_current(self, alias: str) -> bool:
-        """The alias exists and its collection was built with this index's embedder and analyzer."""
-        if not self.exists(alias):
-            return False
-        metadata = self.client.get_collection(alias).config.metadata or {}
+        """The alias exists and its version was built with this index's embedder and analyzer."""
+        version = self.engine.resolve(alias)
+        return version is not None and self._built_like_this(version)
+
+    def _built_like_this(self, version: str) -> bool:
+        metadata = self.engine.metadata(version)
         return all(metadata.get(key) == value for key, value in self.signature.items())
 
-    def collection_of(self, alias: str) -> str | None:
-        for a in self.client.get_aliases().aliases:
-            if a.alias_name == alias:
-                return a.collection_name
-        return None
-
-    def _create_collection(self, alias: str) -> str:
-        name = f"{alias}__{uuid.uuid4().hex[:12]}"
-        vectors = {}
-        if self.embedder is not None:
-            vectors[DENSE] = models.VectorParams(size=self.embedder.dim, distance=models.Distance.COSINE)
-        self.client.create_collection(
-            name,
-            vectors_config=vectors,
-            sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
-            metadata=self.signature,
-            **self.layout,
-        )
-        return name
+    def version_of(self, alias: str) -> str | None:
+        return self.engine.resolve(alias)
 
     # --- writing ----------------------------------------------------------------------------------
 
     def build(self, alias: str, points: Sequence[IndexPoint], *, progress: Progress | None = None) -> str:
-        """Index all points into a new collection, then switch the alias to it atomically; returns its name.
+        """Index all points into a new version, then switch the alias to it atomically; returns the version.
 
-        If anything fails before the switch, the new collection is dropped and the alias is untouched.
+        Vectors are computed before the version is created, so a failing embedder leaves nothing behind.
         """
-        structs = self._point_structs(points, progress)
-        name = self._create_collection(alias)
-        try:
-            self._write(name, structs)
-            previous = self.collection_of(alias)
-            operations: list[models.AliasOperations] = []
-            if previous is not None:
-                operations.append(models.DeleteAliasOperation(delete_alias=models.DeleteAlias(alias_name=alias)))
-            operations.append(
-                models.CreateAliasOperation(create_alias=models.CreateAlias(collection_name=name, alias_name=alias))
-            )
-            self.client.update_collection_aliases(change_aliases_operations=operations)
-        except BaseException:
-            self.client.delete_collection(name)
-            raise
-        if previous is not None:
-            self.client.delete_collection(previous)
-        return name
+        return self._publish(alias, self._stored_points(points, progress), copy_live=False)
+
+    def update(
+        self,
+        alias: str,
+        points: Sequence[IndexPoint],
+        *,
+        delete: Iterable[str] = (),
+        progress: Progress | None = None,
+    ) -> str:
+        """A new version: the live one's points (vectors copied, not recomputed) minus ``delete`` and the
+        replaced ids, plus ``points``; then the alias switch. Creates the alias on first use."""
+        stored = self._stored_points(points, progress)
+        dropped = {engine_point_id(i) for i in delete} | {p.id for p in stored}
+        return self._publish(alias, stored, copy_live=True, dropped=dropped)
 
     def upsert(self, alias: str, points: Sequence[IndexPoint], *, progress: Progress | None = None) -> None:
-        """Add or replace points in place; creates the aliased collection on first use.
-
-        Vectors are computed for every point before the first write, so a failing embedder writes nothing.
-        """
-        if not self.exists(alias):
-            self.build(alias, points, progress=progress)
-            return
-        self._write(alias, self._point_structs(points, progress))
+        """Add or replace points (copy-on-write, see ``update``)."""
+        self.update(alias, points, progress=progress)
 
     def delete(self, alias: str, ids: Iterable[str]) -> None:
-        selector = [qdrant_point_id(i) for i in ids]
+        selector = list(ids)
         if selector and self.exists(alias):
-            self.client.delete(alias, points_selector=models.PointIdsList(points=selector))
+            self.update(alias, [], delete=selector)
 
     def drop(self, alias: str) -> None:
-        """Remove the alias and its collection."""
-        collection = self.collection_of(alias)
-        if collection is not None:
-            self.client.update_collection_aliases(
-                change_aliases_operations=[
-                    models.DeleteAliasOperation(delete_alias=models.DeleteAlias(alias_name=alias))
-                ]
-            )
-            self.client.delete_collection(collection)
+        """Remove the alias and every version of it."""
+        with self.engine.writing(alias):
+            if self.engine.resolve(alias) is not None:
+                self.engine.unlink(alias)
+            for version in self.engine.versions(alias):
+                self.engine.drop(version)
+
+    def remove_orphans(self, alias: str) -> list[str]:
+        """Drop every version of the alias that it does not point at (left by writers that died); returns them."""
+        with self.engine.writing(alias):
+            return self._remove_orphans(alias, self.engine.resolve(alias))
+
+    def _remove_orphans(self, alias: str, live: str | None) -> list[str]:
+        orphans = [version for version in self.engine.versions(alias) if version != live]
+        for orphan in orphans:
+            self.engine.drop(orphan)
+        return orphans
 
     def count(self, alias: str, *, filter: Mapping[str, FilterValue]) -> int:
-        return self.client.count(alias, count_filter=self._filter(filter), exact=True).count
+        return self.engine.count(alias, self._conditions(filter))
 
-    def _point_structs(self, points: Sequence[IndexPoint], progress: Progress | None) -> list[models.PointStruct]:
-        structs: list[models.PointStruct] = []
-        for start in range(0, len(points), self.batch_size):
-            batch = points[start : start + self.batch_size]
-            dense = self.embedder.embed_passages([p.text for p in batch]) if self.embedder else None
-            for offset, point in enumerate(batch):
-                if self.tenant_key not in point.payload:
-                    raise IndexUsageError(f"Punkt {point.id!r} hat kein Feld {self.tenant_key!r} in der Payload")
-                vector: dict[str, Any] = {SPARSE: _sparse_vector(self.analyzer.document_vector(point.text))}
-                if dense is not None:
-                    vector[DENSE] = dense[offset]
-                payload = {**point.payload, POINT_ID_KEY: point.id}
-                structs.append(models.PointStruct(id=qdrant_point_id(point.id), vector=vector, payload=payload))
-            if progress is not None:
-                progress(len(batch))
-        return structs
+    def payload_values(self, alias: str, key: str) -> dict[str, Any]:
+        """Point id → ``payload[key]`` for every point of the live version (drift checks)."""
+        version = self.engine.resolve(alias)
+        if version is None:
+            raise MissingIndex(alias)
+        return {
+            str(p.payload.get(POINT_ID_KEY, p.id)): p.payload.get(key)
+            for p in self.engine.scroll(version, with_vectors=False)
+        }
 
-    def _write(self, collection: str, structs: Sequence[models.PointStruct]) -> None:
-        for start in range(0, len(structs), 256):
-            self.client.upsert(collection, points=list(structs[start : start + 256]), wait=True)
+    def _publish(
+        self, alias: str, points: Sequence[StoredPoint], *, copy_live: bool, dropped: Set[str] = frozenset()
+    ) -> str:
+        with self.engine.writing(alias):
+            live = self.engine.resolve(alias)
+            if copy_live and live is not None and not self._built_like_this(live):
+                raise IndexUsageError(f"Index {alias!r} wurde mit einem anderen Embedder gebaut: neu aufbauen (build)")
+            self._remove_orphans(alias, live)
+            dense = self.embedder.dim if self.embedder else None
+            version = self.engine.create(alias, dense_dim=dense, tenant_key=self.tenant_key, metadata=self.signature)
+            try:
+                if copy_live and live is not None:
+                    kept = [p for p in self.engine.scroll(live, with_vectors=True) if p.id not in dropped]
+                    self.engine.write(version, kept)
+                self.engine.write(version, points)
+                self.engine.seal(version)
+                self.engine.switch(alias, version)
+            except BaseException:
+                self.engine.drop(version)
+                raise
+            if live is not None:
+                self.engine.drop(live)
+            return version
+
+    def _stored_points(self, points: Sequence[IndexPoint], progress: Progress | None) -> list[StoredPoint]:
+        """Vectors for every point: dense batches run in worker threads (the models release the GIL) while
+        this thread computes the BM25 vectors, so ingest uses the free cores without oversubscribing them."""
+        missing = [p.id for p in points if self.tenant_key not in p.payload]
+        if missing:
+            raise IndexUsageError(f"Punkt {missing[0]!r} hat kein Feld {self.tenant_key!r} in der Payload")
+        batches = [points[start : start + self.batch_size] for start in range(0, len(points), self.batch_size)]
+        workers = self.workers or free_cores()
+        stored: list[StoredPoint] = []
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            upcoming = iter(batches)
+            pending: deque[Future[list[list[float]]]] = deque()
+
+            def submit_next() -> None:
+                batch = next(upcoming, None)
+                if batch is not None and self.embedder is not None:
+                    pending.append(pool.submit(self.embedder.embed_passages, [p.text for p in batch]))
+
+            for _ in range(workers + 1):  # a bounded window: a failing model stops the ingest soon
+                submit_next()
+            for batch in batches:
+                sparse = [self.analyzer.document_vector(p.text) for p in batch]
+                dense: Sequence[list[float] | None] = pending.popleft().result() if pending else [None] * len(batch)
+                submit_next()
+                stored += [
+                    StoredPoint(
+                        id=engine_point_id(point.id),
+                        sparse=terms,
+                        dense=vector,
+                        payload={**point.payload, POINT_ID_KEY: point.id},
+                    )
+                    for point, terms, vector in zip(batch, sparse, dense, strict=True)
+                ]
+                if progress is not None:
+                    progress(len(batch))
+        return stored
 
     # --- reading ----------------------------------------------------------------------------------
 
@@ -231,58 +268,60 @@ class HybridIndex:
         self, alias: str, query: str, *, filter: Mapping[str, FilterValue], limit: int = 10
     ) -> list[ScoredPoint]:
         """The best ``limit`` points for ``query`` among those matching ``filter`` (which must name the tenant)."""
-        query_filter = self._filter(filter)
-        if not self.exists(alias):
-            raise IndexUsageError(f"Index {alias!r} gibt es nicht")
-        terms = self.analyzer.query_vector(query)
-        dense_query = self.embedder.embed_query(query) if self.embedder else None
-        pool = max(limit, self.candidates)
-        # One round trip: the BM25 list brings its points' dense vectors along, so every candidate gets its
-        # exact cosine; a dense-only candidate outside the (twice as long) BM25 list counts as BM25 score 0.
-        requests = []
-        if terms.indices:
-            requests.append(
-                models.QueryRequest(
-                    query=_sparse_vector(terms),
-                    using=SPARSE,
-                    filter=query_filter,
-                    limit=2 * pool,
-                    with_payload=True,
-                    with_vector=[DENSE] if dense_query is not None else False,
-                )
-            )
-        if dense_query is not None:
-            requests.append(
-                models.QueryRequest(query=dense_query, using=DENSE, filter=query_filter, limit=pool, with_payload=True)
-            )
-        if not requests:
-            return []
-        responses = self.client.query_batch_points(alias, requests=requests)
-        found: dict[str, dict[str, Any]] = {}
-        sparse_scores: dict[str, float] = {}
-        dense_scores: dict[str, float] = {}
-        for request, response in zip(requests, responses, strict=True):
-            for point in response.points:
-                qid = str(point.id)
-                found[qid] = point.payload or {}
-                if request.using == DENSE:
-                    dense_scores[qid] = float(point.score)
-                    continue
-                sparse_scores[qid] = float(point.score)
-                if dense_query is not None and isinstance(point.vector, dict):
-                    dense_scores[qid] = _dot(dense_query, point.vector[DENSE])
-        candidates = [
-            _Candidate(
-                id=str(payload.get(POINT_ID_KEY, qid)),
-                payload={k: v for k, v in payload.items() if k != POINT_ID_KEY},
-                sparse=sparse_scores.get(qid, 0.0),
-                dense=dense_scores.get(qid, 0.0) if dense_query is not None else None,
-            )
-            for qid, payload in found.items()
-        ]
-        return self._rank(candidates, query_terms=len(terms.indices), limit=limit)
+        return self.search_many(alias, [query], filter=filter, limit=limit)[0]
 
-    def _rank(self, candidates: list[_Candidate], *, query_terms: int, limit: int) -> list[ScoredPoint]:
+    def search_many(
+        self, alias: str, queries: Sequence[str], *, filter: Mapping[str, FilterValue], limit: int = 10
+    ) -> list[list[ScoredPoint]]:
+        """One ranking per query, all lists of all queries sent to the engine as one batch."""
+        conditions = self._conditions(filter)
+        pool = max(limit, self.candidates)
+        plans: list[tuple[int, list[int], list[int], bool]] = []
+        requests: list[VectorQuery] = []
+        for query in queries:
+            terms = self.analyzer.query_vector(query)
+            dense_query = self.embedder.embed_query(query) if self.embedder else None
+            # The BM25 list is also re-scored by the dense vector, so every candidate gets its exact cosine;
+            # a dense-only candidate outside the (twice as long) BM25 list counts as BM25 score 0.
+            sparse_lists: list[int] = []
+            dense_lists: list[int] = []
+            if terms.indices:
+                bm25 = VectorQuery(SPARSE, terms, conditions, 2 * pool)
+                sparse_lists.append(len(requests))
+                requests.append(bm25)
+                if dense_query is not None:
+                    dense_lists.append(len(requests))
+                    requests.append(VectorQuery(DENSE, dense_query, conditions, 2 * pool, within=bm25))
+            if dense_query is not None:
+                dense_lists.append(len(requests))
+                requests.append(VectorQuery(DENSE, dense_query, conditions, pool))
+            plans.append((len(terms.indices), sparse_lists, dense_lists, dense_query is not None))
+        if not requests:
+            return [[] for _ in queries]
+        answer = self.engine.query_batch(alias, requests)
+        ranked: list[list[tuple[_Candidate, float]]] = []
+        for sparse_lists, dense_lists, hybrid in (plan[1:] for plan in plans):
+            sparse_scores = {hit.id: hit.score for at in sparse_lists for hit in answer.lists[at]}
+            dense_scores = {hit.id: hit.score for at in dense_lists for hit in answer.lists[at]}
+            candidates = [
+                _Candidate(
+                    id=engine_id,
+                    sparse=sparse_scores.get(engine_id, 0.0),
+                    dense=dense_scores.get(engine_id, 0.0) if hybrid else None,
+                )
+                for engine_id in {**sparse_scores, **dense_scores}
+            ]
+            ranked.append(self._top(candidates, limit))
+        payloads = answer.payloads(list({c.id for top in ranked for c, _ in top}))
+        return [
+            [
+                self._scored(candidate, fused, payloads[candidate.id], rank=rank, query_terms=plan[0])
+                for rank, (candidate, fused) in enumerate((c for c in top if c[0].id in payloads), start=1)
+            ]
+            for plan, top in zip(plans, ranked, strict=True)
+        ]
+
+    def _top(self, candidates: list[_Candidate], limit: int) -> list[tuple[_Candidate, float]]:
         fused = fuse(
             [c.sparse for c in candidates],
             [c.dense for c in candidates] if self.embedder else None,
@@ -290,18 +329,20 @@ class HybridIndex:
             dense_weight=self.dense_weight,
         )
         order = sorted(range(len(candidates)), key=lambda i: (-fused[i], candidates[i].id))[:limit]
-        return [
-            ScoredPoint(
-                id=candidates[i].id,
-                payload=candidates[i].payload,
-                score=self.relevance(sparse=candidates[i].sparse, dense=candidates[i].dense, query_terms=query_terms),
-                fused=fused[i],
-                sparse=candidates[i].sparse,
-                dense=candidates[i].dense,
-                rank=rank,
-            )
-            for rank, i in enumerate(order, start=1)
-        ]
+        return [(candidates[i], fused[i]) for i in order]
+
+    def _scored(
+        self, candidate: _Candidate, fused: float, payload: Mapping[str, Any], *, rank: int, query_terms: int
+    ) -> ScoredPoint:
+        return ScoredPoint(
+            id=str(payload.get(POINT_ID_KEY, candidate.id)),
+            payload={k: v for k, v in payload.items() if k != POINT_ID_KEY},
+            score=self.relevance(sparse=candidate.sparse, dense=candidate.dense, query_terms=query_terms),
+            fused=fused,
+            sparse=candidate.sparse,
+            dense=candidate.dense,
+            rank=rank,
+        )
 
     def relevance(self, *, sparse: float, dense: float | None, query_terms: int) -> float:
         """The calibrated score of one hit from its raw scores."""
@@ -309,26 +350,11 @@ class HybridIndex:
             dense=dense if self._calibrate_dense else None, sparse_per_term=sparse / max(1, query_terms)
         )
 
-    def _filter(self, conditions: Mapping[str, FilterValue]) -> models.Filter:
+    def _conditions(self, conditions: Mapping[str, FilterValue]) -> Conditions:
         tenant = conditions.get(self.tenant_key)
         if not isinstance(tenant, str) or not tenant:
             raise IndexUsageError(f"Jede Suche braucht einen Filter auf {self.tenant_key!r} (Mandantentrennung)")
-        return payload_filter(conditions)
-
-
-def payload_filter(conditions: Mapping[str, FilterValue]) -> models.Filter:
-    """``{"kb": "x", "tags": ["a", "b"], "year": {"gte": 2020}}`` → a Qdrant filter where all must hold."""
-    must: list[models.Condition] = []
-    for key, value in conditions.items():
-        if isinstance(value, Mapping):
-            if not value or not set(value) <= _RANGE_KEYS:
-                raise IndexUsageError(f"Bereichsfilter {key!r} erlaubt nur {sorted(_RANGE_KEYS)}")
-            must.append(models.FieldCondition(key=key, range=models.Range(**value)))
-        elif isinstance(value, str | int | bool):
-            must.append(models.FieldCondition(key=key, match=models.MatchValue(value=value)))
-        else:
-            must.append(models.FieldCondition(key=key, match=models.MatchAny(any=list(value))))
-    return models.Filter(must=must)
+        return conditions
 
 
 def fuse(
@@ -364,25 +390,16 @@ def _reciprocal_ranks(values: Sequence[float]) -> list[float]:
     return ranks
 
 
-def _sparse_vector(terms: SparseTerms) -> models.SparseVector:
-    return models.SparseVector(indices=terms.indices, values=terms.values)
-
-
-def _dot(left: Sequence[float], right: Any) -> float:
-    """Cosine of two unit vectors (Qdrant normalises stored cosine vectors; embedders normalise queries)."""
-    return float(np.dot(np.asarray(left, dtype=np.float32), np.asarray(right, dtype=np.float32)))
-
-
 def index_from_settings(
-    settings: StoreSettings, *, client: QdrantClient, embedder: Embedder | None, tenant_key: str
+    settings: StoreSettings, *, engine: VectorEngine, embedder: Embedder | None, tenant_key: str
 ) -> HybridIndex:
-    """A hybrid index configured from settings (fusion, weight, candidates, cluster layout)."""
+    """A hybrid index configured from settings (fusion, weight, candidates)."""
     return HybridIndex(
-        client,
+        engine,
         embedder=embedder,
         tenant_key=tenant_key,
         fusion=settings.kb_fusion,
         dense_weight=settings.kb_dense_weight,
         candidates=settings.kb_candidates,
-        layout=collection_layout(settings),
+        workers=settings.embed_workers,
     )

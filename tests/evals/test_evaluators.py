@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -54,10 +55,19 @@ def test_ranking_evaluators_score_the_gold_position() -> None:
 
 
 def test_ranking_metrics_average_the_evaluators() -> None:
-    figures = ranking_metrics([["g1", "x"], ["x", "g2"], ["x", "y"]], ["g1", "g2", "g3"])
+    figures = ranking_metrics([["g1", "x"], ["x", "g2"], ["x", "y"]], [{"g1": 1}, {"g2": 1}, {"g3": 1}])
     assert figures["recall@1"] == pytest.approx(0.3333)
     assert figures["recall@5"] == pytest.approx(0.6667)
     assert figures["mrr"] == pytest.approx(0.5)
+
+
+def test_graded_relevance_with_several_passages_per_query() -> None:
+    ranked = {"ranking": ["a", "x", "b"]}
+    relevant = {"relevant": {"a": 1, "b": 2, "c": 1}}
+    assert [recall_at(k)({}, ranked, relevant)["score"] for k in (1, 3)] == pytest.approx([1 / 3, 2 / 3])
+    ideal = 2 + 1 / math.log2(3) + 1 / math.log2(4)
+    assert ndcg_at_10({}, ranked, relevant)["score"] == pytest.approx((1 + 2 / math.log2(4)) / ideal)
+    assert reciprocal_rank({}, {"ranking": ["x", "b"]}, relevant)["score"] == 0.5
 
 
 def test_mentions_reads_numbers_in_any_notation_and_text_loosely() -> None:

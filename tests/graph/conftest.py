@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from qdrant_client import QdrantClient
 
 from evals.answering import MemoisedKnowledgeBase
 from nodes.answer.services import StaticServices
@@ -17,6 +16,7 @@ from stores.sql.answers import AnswerRecordStore
 from stores.sql.bots import BotStore
 from stores.sql.engine import Database, open_database
 from stores.vector.embedders import create_embedder
+from stores.vector.qdrant import memory_engine
 from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, write_kb_jsonl
 
 
@@ -24,7 +24,7 @@ def _ingested(folder: Path, embedder_name: str) -> tuple[Database, KnowledgeBase
     settings = StoreSettings.model_validate({"embedder": embedder_name})
     database = open_database(f"sqlite:///{folder / 'kb.db'}")
     kb = KnowledgeBase.from_settings(
-        settings, client=QdrantClient(":memory:"), database=database, embedder=create_embedder(settings)
+        settings, engine=memory_engine(), database=database, embedder=create_embedder(settings)
     )
     ingest_kb(write_kb_jsonl(folder), KB_ID, kb=kb, default_id_pattern=ID_PATTERN, chunk_chars=settings.kb_chunk_chars)
     return database, kb

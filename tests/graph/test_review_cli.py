@@ -39,6 +39,7 @@ def test_list_show_and_decide_from_the_terminal(data_dir: Path) -> None:
     listed = runner.invoke(app, ["review", "list"])
     assert listed.exit_code == 0, listed.output
     assert "4 offene Prüffälle" in listed.output and "answer:1" in listed.output and "scorecard:1" in listed.output
+    assert "scan:scan-test:3" in listed.output  # IDs are never shortened, even on an 80-column terminal
     assert "answer:1" not in runner.invoke(app, ["review", "list", "--graph", "scan"]).output
 
     shown = runner.invoke(app, ["review", "show", "answer:1"])

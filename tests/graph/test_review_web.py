@@ -40,6 +40,11 @@ def _free_port() -> int:
     raise RuntimeError("Kein freier Port zwischen 8300 und 8399.")
 
 
+async def refuse_every_key(key: str) -> str:
+    """Without the server there is no key store here; the served login is tested against langgraph dev."""
+    return f"Schlüssel {key} abgelehnt."
+
+
 @pytest.fixture(scope="module")
 def served(
     tmp_path_factory: pytest.TempPathFactory, sparse_kb: tuple[Database, KnowledgeBase]
@@ -48,7 +53,8 @@ def served(
     seed_all(database, sparse_kb[1])
     inbox = ReviewInbox(database)
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(lambda: inbox), host="127.0.0.1", port=port, log_level="warning"))
+    app = create_app(lambda: inbox, refuse_every_key)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{port}"
@@ -74,6 +80,10 @@ def page(served: tuple[str, Database]) -> Iterator[Page]:
 
 def test_reviewer_works_the_inbox_in_the_browser(served: tuple[str, Database], page: Page, tmp_path: Path) -> None:
     url, database = served
+    page.goto(url + "/review/login")
+    page.get_by_label("API-Schlüssel").fill("blg_x_falsch")
+    page.get_by_label("API-Schlüssel").press("Enter")
+    expect(page.get_by_role("alert")).to_contain_text("Schlüssel blg_x_falsch abgelehnt.")
     page.goto(url + "/review")
     expect(page.get_by_role("heading", name="Offene Prüffälle (4)")).to_be_visible()
     expect(page.get_by_role("row", name="answer:1")).to_contain_text("unter der Schwelle 0.70")

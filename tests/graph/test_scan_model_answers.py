@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
-from qdrant_client import QdrantClient
 from sqlalchemy import text
 
 from nodes.scan.clauses import prepare_catalog, retrieve_clauses
@@ -22,6 +21,7 @@ from stores.scan.catalog import CatalogStore
 from stores.scan.clause_index import ClauseIndex
 from stores.settings import StoreSettings
 from stores.sql.engine import Database
+from stores.vector.qdrant import memory_engine
 from tests.scan_support import (
     TRAIL,
     ScanEnv,
@@ -172,9 +172,7 @@ def test_chunk_without_matching_clause_is_reported_not_assessed(database: Databa
 
 def test_a_catalogue_missing_from_qdrant_is_reindexed_before_retrieval(database: Database, tmp_path: Path) -> None:
     env = _env(database, tmp_path)
-    wiped = replace(
-        env, clauses=ClauseIndex.from_settings(StoreSettings(), client=QdrantClient(":memory:"), embedder=None)
-    )
+    wiped = replace(env, clauses=ClauseIndex.from_settings(StoreSettings(), engine=memory_engine(), embedder=None))
     assert not wiped.clauses.is_current(env.version.id)
     report = _run(wiped, ScriptedChatModel(script=[_answer(lambda f, p: f)]))
     assert wiped.clauses.is_current(env.version.id) and report.counts.major == 1

@@ -17,10 +17,10 @@ from typing import Any
 import httpx
 import pytest
 from langgraph_sdk import get_client, get_sync_client
-from qdrant_client import QdrantClient
 
 from graphs.review.inbox import ReviewInbox
 from graphs.review.served import ServedReviews
+from graphs.server.auth import REVIEW_COOKIE
 from nodes.shared.review import ReviewerDecision
 from stores.ingest.kb import ingest_kb
 from stores.kb.store import KnowledgeBase
@@ -29,6 +29,7 @@ from stores.sql.bots import BotStore
 from stores.sql.engine import open_database
 from stores.sql.reviews import ReviewStore
 from stores.vector.embedders import create_embedder
+from stores.vector.qdrant import open_vector_engine
 from tests.brand_support import UNIVERSAL_JUDGEMENT, import_demo
 from tests.fakes.llm_server import FakeLLMServer, Reply, running_fake_llm_server
 from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, WEAK_CLAIM, write_kb_jsonl
@@ -48,15 +49,15 @@ def _free_port() -> int:
 
 
 def _ingest(data_dir: Path) -> None:
-    """Fill the embedded stores the server will open (KB, demo brand DNA); the Qdrant lock is released first."""
+    """Fill the embedded stores the server will open (KB, demo brand DNA)."""
     settings = StoreSettings(data_dir=data_dir, embedder="none")
     database = open_database(settings.resolved_database_url)
     import_demo(database)
-    client = QdrantClient(path=str(settings.resolved_qdrant_path))
-    kb = KnowledgeBase.from_settings(settings, client=client, database=database, embedder=create_embedder(settings))
+    engine = open_vector_engine(settings)
+    kb = KnowledgeBase.from_settings(settings, engine=engine, database=database, embedder=create_embedder(settings))
     ingest_kb(write_kb_jsonl(data_dir), KB_ID, kb=kb, default_id_pattern=ID_PATTERN, chunk_chars=1500)
     BotStore(database).create(DEV_BOT, name=DEV_BOT, kb_id=KB_ID)
-    client.close()
+    engine.close()
     database.dispose()
 
 
@@ -239,3 +240,19 @@ def test_paused_answer_is_edited_through_the_validator_and_released(
     assert (released.after["bucket"], released.after["review_decision"]) == ("delivered", "approved")
     assert released.after["answer"].startswith(WEAK_CLAIM)  # plus the strictness level's notice
     database.dispose()
+
+
+def test_a_browser_signs_in_to_the_review_page_with_a_cookie_that_opens_nothing_else(server_url: str) -> None:
+    with httpx.Client(base_url=server_url) as browser:
+        assert browser.get("/review/login").status_code == 200  # open: a browser cannot send x-api-key
+        refused = browser.post("/review/login", data={"key": "blg_unbekannt_0000"})
+        assert refused.status_code == 401 and "unbekannt" in refused.text and REVIEW_COOKIE not in browser.cookies
+        signed_in = browser.post("/review/login", data={"key": DEV_KEY})
+        assert signed_in.status_code == 303 and browser.cookies[REVIEW_COOKIE] == DEV_KEY
+        cookie = signed_in.headers["set-cookie"].lower()
+        assert "httponly" in cookie and "samesite=strict" in cookie and "path=/review" in cookie
+        assert browser.get("/review").status_code == 200
+    # the cookie is read for the review page only: the API still needs the header
+    stolen = {"cookie": f"{REVIEW_COOKIE}={DEV_KEY}"}
+    assert httpx.post(f"{server_url}/threads/search", json={}, headers=stolen).status_code == 401
+    assert httpx.get(f"{server_url}/review", headers={"cookie": f"{REVIEW_COOKIE}=blg_falsch"}).status_code == 401

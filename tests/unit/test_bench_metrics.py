@@ -17,7 +17,7 @@ from evals.evaluators.calibration import roc_auc
 
 def test_ranking_metrics_on_a_hand_computed_example() -> None:
     rankings = [["a", "b"], ["x", "y", "c"], ["p"] * 10]
-    metrics = ranking_metrics(rankings, ["a", "c", "missing"])
+    metrics = ranking_metrics(rankings, [{"a": 1}, {"c": 1}, {"missing": 1}])
     assert metrics["recall@1"] == pytest.approx(1 / 3, abs=1e-4)
     assert metrics["recall@5"] == pytest.approx(2 / 3, abs=1e-4)
     assert metrics["mrr"] == pytest.approx((1 + 1 / 3) / 3, abs=1e-4)

