@@ -18,7 +18,7 @@ from nodes.answer.answerability import assess_answerability, route_after_assess_
 from nodes.answer.context import AnswerContext
 from nodes.answer.critique import critique_answer, route_after_critique_answer
 from nodes.answer.draft import draft_answer
-from nodes.answer.failure import refuse_after_provider_failure
+from nodes.answer.failure import refuse_after_provider_failure, skip_group_after_provider_failure
 from nodes.answer.finalize import finalize_answer
 from nodes.answer.mapreduce import summarize_blocks
 from nodes.answer.plan import plan_queries
@@ -49,7 +49,12 @@ def build_answer_graph(services: AnswerServices) -> StateGraph[AnswerState, Answ
     builder.add_node(assess_retrieval)
     builder.add_node(trim_context)
     builder.add_node("assess_answerability", partial(assess_answerability, services=services))
-    builder.add_node("summarize_blocks", partial(summarize_blocks, services=services), retry_policy=LLM_RETRY)
+    builder.add_node(
+        "summarize_blocks",
+        partial(summarize_blocks, services=services),
+        retry_policy=LLM_RETRY,
+        error_handler=skip_group_after_provider_failure,
+    )
     builder.add_node(
         "draft_answer",
         partial(draft_answer, services=services),

@@ -38,14 +38,19 @@ async def form_of(request: Request) -> dict[str, str]:
 
 
 def reviewer_of(request: Request, form: dict[str, str]) -> str:
-    """Who decides: the name entered in the form (the one place to take it from the signed-in user later)."""
-    return str(form.get("reviewer") or "").strip()
+    """Who decides: the signed-in key inside the server; the name entered in the form where no key signs in."""
+    return signed_in_reviewer(request) or str(form.get("reviewer") or "").strip()
 
 
 def signed_in_bot(request: Request) -> str | None:
     """The bot of the key the server authenticated; None where the app runs without the server's auth."""
     get = getattr(request.scope.get("user"), "get", None)
     return get("bot_id") if callable(get) else None
+
+
+def signed_in_reviewer(request: Request) -> str | None:
+    get = getattr(request.scope.get("user"), "get", None)
+    return get("reviewer") if callable(get) else None
 
 
 def visible(item: ReviewItem, bot: str | None) -> bool:
@@ -90,7 +95,8 @@ def create_app(inbox: Callable[[], ReviewInbox], check_key: KeyCheck) -> Starlet
             item = await visible_item(request)
         except ItemNotFound as exc:
             return HTMLResponse(error_page(str(exc)), status_code=404)
-        return HTMLResponse(item_page(item, problems=[], reviewer="", values={}))
+        reviewer = signed_in_reviewer(request)
+        return HTMLResponse(item_page(item, problems=[], reviewer=reviewer or "", values={}, signed_in=bool(reviewer)))
 
     async def decide(request: Request) -> Response:
         item_id = request.path_params["item_id"]
@@ -119,7 +125,9 @@ def create_app(inbox: Callable[[], ReviewInbox], check_key: KeyCheck) -> Starlet
                 notice = quote(f"{item_id} entschieden ({ACTION_NAMES[action]}).")
                 return RedirectResponse(f"/review?entschieden={notice}", status_code=303)
             problems = outcome.problems
-        return HTMLResponse(item_page(item, problems=problems, reviewer=reviewer, values=values), status_code=422)
+        signed_in = signed_in_reviewer(request) is not None
+        page = item_page(item, problems=problems, reviewer=reviewer, values=values, signed_in=signed_in)
+        return HTMLResponse(page, status_code=422)
 
     return Starlette(
         routes=[

@@ -71,7 +71,9 @@ def list_page(items: list[ReviewItem], *, graph: str | None, bot: str | None, no
     )
 
 
-def item_page(item: ReviewItem, *, problems: list[str], reviewer: str, values: dict[str, str]) -> str:
+def item_page(
+    item: ReviewItem, *, problems: list[str], reviewer: str, values: dict[str, str], signed_in: bool = False
+) -> str:
     alert = (
         '<div class="alert" role="alert" id="abgelehnt"><h2>Bearbeitung abgelehnt</h2><ul>'
         + "".join(f"<li>{escape(problem)}</li>" for problem in problems)
@@ -80,7 +82,7 @@ def item_page(item: ReviewItem, *, problems: list[str], reviewer: str, values: d
         else ""
     )
     action = f"/review/items/{escape(item.id)}/decision"
-    forms = [_form(action, "approve", "Freigeben", _reviewer_field("approve", reviewer), "f", "Freigeben")]
+    forms = [_form(action, "approve", "Freigeben", _reviewer_field("approve", reviewer, signed_in), "f", "Freigeben")]
     if item.editable:
         fields = "".join(
             f'<label for="field-{name}">{FIELD_LABELS[name]}</label>'
@@ -89,7 +91,14 @@ def item_page(item: ReviewItem, *, problems: list[str], reviewer: str, values: d
             for name in item.editable
         )
         forms.append(
-            _form(action, "edit", "Bearbeiten", fields + _reviewer_field("edit", reviewer), "b", "Bearbeitet freigeben")
+            _form(
+                action,
+                "edit",
+                "Bearbeiten",
+                fields + _reviewer_field("edit", reviewer, signed_in),
+                "b",
+                "Bearbeitet freigeben",
+            )
         )
     forms.append(
         _form(
@@ -97,7 +106,7 @@ def item_page(item: ReviewItem, *, problems: list[str], reviewer: str, values: d
             "reject",
             "Ablehnen",
             '<label for="note">Begründung (optional)</label><input id="note" name="note">'
-            + _reviewer_field("reject", reviewer),
+            + _reviewer_field("reject", reviewer, signed_in),
             "a",
             "Ablehnen",
         )
@@ -121,10 +130,12 @@ def _form(url: str, action: str, label: str, fields: str, accesskey: str, button
     )
 
 
-def _reviewer_field(form: str, reviewer: str) -> str:
+def _reviewer_field(form: str, reviewer: str, signed_in: bool) -> str:
+    """The reviewer's name; signed in through the server it is the key's and cannot be typed over."""
+    lock = " readonly" if signed_in else ""
     return (
         f'<label for="reviewer-{form}">Prüfer (Name)</label>'
-        f'<input id="reviewer-{form}" name="reviewer" required value="{escape(reviewer)}" autocomplete="name">'
+        f'<input id="reviewer-{form}" name="reviewer" required value="{escape(reviewer)}" autocomplete="name"{lock}>'
     )
 
 

@@ -68,12 +68,18 @@ class TenantUser(dict[str, Any], BaseUser):
 
 @dataclass(frozen=True)
 class Tenant:
-    """Who is asking: the key's id (owner), its bot, the bot's KB and the key's role."""
+    """Who is asking: the key's id (owner), its bot, the bot's KB, the key's role and its label."""
 
     identity: str
     bot_id: str
     kb_id: str
     role: Role
+    label: str | None = None
+
+    @property
+    def reviewer(self) -> str:
+        """The name a review decision records: the key's label (who it was issued to) and its id."""
+        return f"{self.label} (Schlüssel {self.identity})" if self.label else f"Schlüssel {self.identity}"
 
     def as_user(self) -> TenantUser:
         return TenantUser(
@@ -85,6 +91,7 @@ class Tenant:
                 "bot_id": self.bot_id,
                 "kb_id": self.kb_id,
                 "role": self.role,
+                "reviewer": self.reviewer,
             }
         )
 
@@ -121,18 +128,19 @@ def lookup_tenant(presented: str) -> Tenant | None:
     """The tenant of a key text (development key included), or None; blocking, so called in a thread."""
     resources = app_resources()
     dev_key = resources.settings.dev_api_key
+    label: str | None
     if dev_key is not None and hmac.compare_digest(presented.encode(), dev_key.get_secret_value().encode()):
-        identity, bot_id, role = "dev", resources.settings.dev_bot, DEV_ROLE
+        identity, bot_id, role, label = "dev", resources.settings.dev_bot, DEV_ROLE, "Entwicklung"
     else:
         key = ApiKeyStore(resources.database).verify(presented)
         if key is None:
             return None
-        identity, bot_id, role = key.id, key.bot_id, key.role
+        identity, bot_id, role, label = key.id, key.bot_id, key.role, key.label
     try:
         kb_id = BotStore(resources.database).get(bot_id).kb_id
     except BotNotFound:
         return None
-    return Tenant(identity=identity, bot_id=bot_id, kb_id=kb_id, role=role)
+    return Tenant(identity=identity, bot_id=bot_id, kb_id=kb_id, role=role, label=label)
 
 
 async def cached_tenant(presented: str) -> Tenant | None:

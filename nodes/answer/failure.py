@@ -1,7 +1,8 @@
-"""refuse_after_provider_failure: an LLM call that still fails after its retries ends in the refusal, not a crash.
+"""LLM calls that still fail after their retries end in the refusal, never in a crashed run.
 
-Registered as the ``error_handler`` of the LLM nodes. The output is the deterministic refusal with a stable
-code in ``error``, so a served client can tell "the model was unreachable" from "the KB has no answer".
+``refuse_after_provider_failure`` is the ``error_handler`` of the draft and regeneration nodes;
+``skip_group_after_provider_failure`` the one of the survey's map step. The refusal is the deterministic one, with
+a stable code in ``error``, so a served client can tell "the model was unreachable" from "the KB has no answer".
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any, Literal
 from langgraph.errors import NodeError
 from langgraph.types import Command
 
-from nodes.answer.state import AnswerState
+from nodes.answer.state import AnswerState, BlockGroupTask
 from nodes.shared.llm import (
     ProviderError,
     ProviderMalformedResponse,
@@ -48,3 +49,11 @@ def refuse_after_provider_failure(state: AnswerState, error: NodeError) -> Comma
         "provider_failure": failure_code(error.error),
     }
     return Command(goto="finalize_answer", update=update)
+
+
+def skip_group_after_provider_failure(task: BlockGroupTask, error: NodeError) -> Command[Literal["draft_answer"]]:
+    """A survey group whose map call keeps failing adds no notes: the draft works from the other groups' notes
+    (or from the blocks when none got through), and a provider that is still down refuses there, with its code."""
+    if not isinstance(error.error, ProviderError):
+        raise error.error
+    return Command(goto="draft_answer")  # a handler's output follows no edge of the failed node by itself

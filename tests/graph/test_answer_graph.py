@@ -135,6 +135,32 @@ def test_survey_question_maps_blocks_and_keeps_citations(services: StaticService
     assert out["bucket"] == "delivered" and out["verified"]
 
 
+def test_a_survey_whose_provider_is_down_ends_in_the_refusal_with_its_code(services: StaticServices) -> None:
+    plan = tool_call("QueryPlan", question_type="survey", queries=[{"text": "Urlaubsarten"}])
+    groups = -(-len(_survey_hits(services)) // 3)
+    run = Run(services, "Welche Arten von Urlaub gibt es?", [plan, *[_provider_timeout] * (3 * groups + 3)])
+    out = run.state
+    assert run.llm_calls == 1 + 3 * groups + 3  # every map call and the draft ran their retries first
+    assert out["notes"] == [] and out["bucket"] == "refused" and out["error"] == "provider_timeout"
+    assert out["answer"] == UNCERTAIN and out["citations"] == []
+
+
+def test_a_survey_group_whose_map_call_fails_leaves_the_others_notes(services: StaticServices) -> None:
+    plan = tool_call("QueryPlan", question_type="survey", queries=[{"text": "Urlaubsarten"}])
+    groups = -(-len(_survey_hits(services)) // 3)
+    assert groups >= 2
+    failing = _survey_hits(services)[0].entry_id
+
+    def map_unless_failing(messages: list[Any]) -> str:  # the map calls run in parallel: fail by content
+        return _provider_timeout(messages) if f"[{failing}]" in str(messages[-1].content) else _map_reply(messages)
+
+    synthesis = "Es gibt Erholungsurlaub mit 30 Arbeitstagen pro Kalenderjahr [lb-url-01]."
+    replies: list[ScriptStep] = [plan, *[map_unless_failing] * (groups + 2), synthesis]
+    out = Run(services, "Welche Arten von Urlaub gibt es?", replies).state
+    noted = {n.entry_id for n in out["notes"]}
+    assert noted and failing not in noted and out.get("error") is None and out["bucket"] == "delivered"
+
+
 def _survey_hits(services: StaticServices) -> list[Any]:
     ctx = AnswerContext(kb_id=KB_ID)
     hits: list[Any] = services.knowledge_base.search(

@@ -208,9 +208,9 @@ def test_review_page_is_served_by_the_same_server(server_url: str, fake_llm: Fak
     assert decided.status_code == 303 and "entschieden" in decided.headers["location"]
     values = get_sync_client(url=server_url, api_key=DEV_KEY).threads.get(thread_id)["values"]
     assert isinstance(values, dict) and values["validation"]["status"] == "REVISE"
-    assert values["validation"]["owner_decision"] == {
+    assert values["validation"]["owner_decision"] == {  # the signed-in key decides, not the typed name
         "approved": False,
-        "owner": "Eva Brandt",
+        "owner": "Entwicklung (Schlüssel dev)",
         "note": "zu vage",
     }
 
