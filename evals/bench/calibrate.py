@@ -42,6 +42,7 @@ from evals.datasets.questions import (
     load_questions,
 )
 from evals.evaluators.calibration import expected_calibration_error, roc_auc
+from evals.progress import tracker
 from evals.run import default_data_dir
 from evals.suite import REPO_ROOT, dataset_version
 from stores.ingest.mapping import read_mapping_file
@@ -260,12 +261,14 @@ def feature_set(name: str, data_dir: Path, settings: StoreSettings, embedder: Em
 def calibrate(data_dir: Path, embedder_name: str, settings: StoreSettings | None = None) -> dict[str, Any]:
     """Transfer reports for the embedder's model and the sparse-only model, and both fitted models."""
     report = {}
-    for name in (embedder_name, SPARSE_ONLY):  # the sparse-only model sees a sparse-only index's top hits
-        store_settings = (settings or StoreSettings()).model_copy(update={"embedder": name})
-        embedder = create_embedder(store_settings)
-        cached = CachedEmbedder(embedder) if embedder is not None else None  # XQuAD and XQuAD-R share questions
-        sets = [feature_set(dataset, data_dir, store_settings, cached) for dataset in DATASETS]
-        report[name] = transfer_report(sets, FEATURES[name])
+    with tracker() as progress:
+        for name in (embedder_name, SPARSE_ONLY):  # the sparse-only model sees a sparse-only index's top hits
+            store_settings = (settings or StoreSettings()).model_copy(update={"embedder": name})
+            embedder = create_embedder(store_settings)
+            cached = CachedEmbedder(embedder) if embedder is not None else None  # XQuAD and XQuAD-R share questions
+            datasets = progress.track(DATASETS, f"{name}: Merkmale je Datensatz")
+            sets = [feature_set(dataset, data_dir, store_settings, cached) for dataset in datasets]
+            report[name] = transfer_report(sets, FEATURES[name])
     return {"embedder": embedder_name, "datasets": list(DATASETS), "reports": report}
 
 
