@@ -20,7 +20,6 @@ doubts must still pull the confidence down.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
@@ -28,7 +27,7 @@ from importlib import resources
 from pydantic import BaseModel, ConfigDict, Field
 
 from nodes.answer.state import AnswerFeatures
-from stores.vector.calibration import SPARSE_ONLY
+from stores.vector.calibration import SPARSE_ONLY, logistic
 
 FEATURES = ("key_coverage", "best_sentence_score", "best_relevance")
 
@@ -44,8 +43,7 @@ class ConfidenceModel(BaseModel):
     best_relevance: float = Field(0.0, ge=0.0)
 
     def probability(self, features: Mapping[str, float]) -> float:
-        logit = self.intercept + sum(getattr(self, name) * features[name] for name in FEATURES)
-        return round(1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, logit)))), 4)
+        return round(logistic(self.intercept + sum(getattr(self, name) * features[name] for name in FEATURES)), 4)
 
 
 class ConfidenceFile(BaseModel):

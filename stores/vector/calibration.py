@@ -19,6 +19,11 @@ from pydantic import BaseModel, ConfigDict, Field
 SPARSE_ONLY = "none"
 
 
+def logistic(logit: float) -> float:
+    """The probability of a logit, clamped so that no score overflows ``exp``."""
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, logit))))
+
+
 class LogisticCalibration(BaseModel):
     """``p = σ(intercept + dense·cosine + sparse·bm25_per_term)``; both weights ≥ 0 keep it monotone."""
 
@@ -29,8 +34,7 @@ class LogisticCalibration(BaseModel):
     sparse: float = Field(ge=0.0)
 
     def probability(self, *, dense: float | None, sparse_per_term: float) -> float:
-        logit = self.intercept + self.sparse * sparse_per_term + self.dense * (dense or 0.0)
-        return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, logit))))
+        return logistic(self.intercept + self.sparse * sparse_per_term + self.dense * (dense or 0.0))
 
 
 class CalibrationFile(BaseModel):
