@@ -36,9 +36,9 @@ class MissingIndex(IndexUsageError):
 
 @dataclass(frozen=True)
 class StoredPoint:
-    """One point as the engine keeps it: engine id (a uuid), both vectors and the payload."""
+    """One point as the engine keeps it: engine id (an unsigned integer), both vectors and the payload."""
 
-    id: str
+    id: int
     sparse: SparseTerms
     dense: Sequence[float] | None
     payload: Mapping[str, Any]
@@ -60,9 +60,11 @@ class VectorQuery:
 
 
 @dataclass(frozen=True)
-class EngineHit:
-    id: str
-    score: float
+class HitList:
+    """One nearest-neighbour list, best first, as two parallel lists (no object per hit)."""
+
+    ids: list[int]
+    scores: list[float]
 
 
 @dataclass(frozen=True)
@@ -73,8 +75,8 @@ class BatchAnswer:
     hits are known (converting every candidate's payload to Python costs more than the search).
     """
 
-    lists: list[list[EngineHit]]
-    payloads: Callable[[Sequence[str]], dict[str, Mapping[str, Any]]]
+    lists: list[HitList]
+    payloads: Callable[[Sequence[int]], dict[int, Mapping[str, Any]]]
 
 
 class VectorEngine(Protocol):

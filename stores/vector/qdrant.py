@@ -23,7 +23,7 @@ from stores.vector.engine import (
     SPARSE,
     BatchAnswer,
     Conditions,
-    EngineHit,
+    HitList,
     MissingIndex,
     StoredPoint,
     VectorEngine,
@@ -111,8 +111,8 @@ class ClientEngine:
                 raise
             raise MissingIndex(alias) from None
         # Payloads come along with the lists: one round trip to a server matters more than their size.
-        found = {str(p.id): p.payload or {} for response in responses for p in response.points if p.payload}
-        lists = [[EngineHit(str(p.id), float(p.score)) for p in response.points] for response in responses]
+        found = {int(p.id): p.payload or {} for response in responses for p in response.points if p.payload}
+        lists = [HitList([int(p.id) for p in r.points], [float(p.score) for p in r.points]) for r in responses]
         return BatchAnswer(lists, lambda ids: {i: found[i] for i in ids if i in found})
 
     def count(self, alias: str, conditions: Conditions) -> int:
@@ -130,7 +130,7 @@ class ClientEngine:
                 vectors = record.vector if isinstance(record.vector, dict) else {}
                 sparse = vectors.get(SPARSE)
                 yield StoredPoint(
-                    id=str(record.id),
+                    id=int(record.id),
                     sparse=SparseTerms(list(sparse.indices), list(sparse.values))
                     if isinstance(sparse, models.SparseVector)
                     else SparseTerms([], []),

@@ -66,8 +66,9 @@ def test_calibration_inputs_are_the_exact_raw_scores(engine: VectorEngine, fusio
         cosine = float(np.dot(embedder.embed_query(query), embedder.embed_passages([TEXTS[hit.payload["key"]]])[0]))
         assert hit.dense == pytest.approx(cosine, abs=1e-5)
         assert hit.score == pytest.approx(index.relevance(sparse=hit.sparse, dense=hit.dense, query_terms=terms))
-    expected = fuse([h.sparse for h in hits], [h.dense for h in hits], method=fusion, dense_weight=0.5)  # type: ignore[arg-type]
-    assert [h.fused for h in hits] == pytest.approx(expected)
+    sparse, dense = np.array([h.sparse for h in hits]), np.array([h.dense for h in hits])
+    expected = fuse(sparse, dense, method=fusion, dense_weight=0.5)  # type: ignore[arg-type]
+    assert [h.fused for h in hits] == pytest.approx(expected.tolist())
     assert hits[0].id == "a/leave"
 
 
@@ -279,13 +280,13 @@ def test_edge_readers_in_other_processes_see_each_rebuild(tmp_path: Path) -> Non
 
 
 def test_weighted_fusion_mixes_normalised_scores() -> None:
-    fused = fuse([10.0, 0.0, 5.0], [0.80, 0.90, 0.70], method="weighted", dense_weight=0.5)
+    fused = fuse(np.array([10.0, 0.0, 5.0]), np.array([0.80, 0.90, 0.70]), method="weighted", dense_weight=0.5)
     assert fused == pytest.approx([0.5 + 0.25, 0.5, 0.25])
-    assert fuse([1.0, 3.0], None, method="weighted", dense_weight=0.5) == [1.0, 3.0]
+    assert fuse(np.array([1.0, 3.0]), None, method="weighted", dense_weight=0.5).tolist() == [1.0, 3.0]
 
 
 def test_rrf_fusion_adds_reciprocal_ranks() -> None:
-    fused = fuse([3.0, 2.0, 1.0], [0.1, 0.9, 0.5], method="rrf", dense_weight=0.5)
+    fused = fuse(np.array([3.0, 2.0, 1.0]), np.array([0.1, 0.9, 0.5]), method="rrf", dense_weight=0.5)
     assert fused == pytest.approx([1 / 61 + 1 / 63, 1 / 62 + 1 / 61, 1 / 63 + 1 / 62])
 
 
@@ -307,7 +308,7 @@ def test_points_read_back_with_their_vectors_keep_the_dense_one(engine: VectorEn
     """Copy-on-write updates re-write the live points without re-embedding them: their dense vectors must survive."""
     version = engine.create("copy", dense_dim=3, tenant_key="kb_id", metadata={})
     point = StoredPoint(
-        id="00000000-0000-0000-0000-000000000001",
+        id=1,
         sparse=SparseTerms(indices=[7], values=[1.0]),
         dense=[0.0, 0.6, 0.8],
         payload={"kb_id": "kb"},
