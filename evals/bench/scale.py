@@ -11,7 +11,6 @@ peak memory (max RSS) is its own. qdrant-client local mode runs only up to ``--q
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import random
 import re
@@ -28,6 +27,7 @@ from rich.table import Table
 
 from evals.bench.data import BenchmarkDataError, read_jsonl
 from evals.bench.hashing import HashEmbedder
+from evals.bench.isolated import measure_in_child
 from evals.bench.retrieval import latency_figures
 from evals.suite import Tracker
 from stores.vector.engine import VectorEngine
@@ -137,26 +137,6 @@ def measure(kind: str, size: int, data_root: Path) -> dict[str, Any]:
     }
 
 
-def _child(kind: str, size: int, data_root: Path, connection: Any) -> None:
-    connection.send(measure(kind, size, data_root))
-    connection.close()
-
-
-def measure_in_child(kind: str, size: int, data_root: Path) -> dict[str, Any]:
-    context = multiprocessing.get_context("spawn")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(kind, size, data_root, sender))
-    child.start()
-    sender.close()
-    try:
-        result: dict[str, Any] = receiver.recv()
-    except EOFError:
-        raise BenchmarkDataError(f"{kind} bei {size} Passagen abgebrochen (Exit-Code {child.exitcode})") from None
-    finally:
-        child.join()
-    return result
-
-
 def run_scale_benchmark(
     sizes: Sequence[int],
     data_root: Path,
@@ -182,7 +162,7 @@ def run_scale_benchmark(
     runs = [(size, kind) for size in sizes for kind in engines if kind != "qdrant-local" or size <= qdrant_local_max]
     rows: dict[int, dict[str, Any]] = {size: {} for size in sizes}
     for size, kind in progress.track(runs, "Engines und Größen messen"):
-        rows[size][kind] = measure_in_child(kind, size, data_root)
+        rows[size][kind] = measure_in_child(measure, kind, size, data_root, what=f"{kind} bei {size} Passagen")
     for size, row in rows.items():
         if "numpy" in row:
             floor = row["numpy"]["dense"]["p50_ms"]
