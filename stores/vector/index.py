@@ -112,6 +112,7 @@ class HybridIndex:
         self.candidates = candidates
         self.batch_size = batch_size
         self.workers = workers
+        self._ids_checked: set[str] = set()
         shipped, uses_dense = calibration_for(embedder.name if embedder else None)
         self.calibration = calibration or shipped
         self._calibrate_dense = uses_dense or calibration is not None
@@ -213,7 +214,9 @@ class HybridIndex:
         with self.engine.writing(alias):
             live = self.engine.resolve(alias)
             if copy_live and live is not None and not self._built_like_this(live):
-                raise IndexUsageError(f"Index {alias!r} wurde mit einem anderen Embedder gebaut: neu aufbauen (build)")
+                raise IndexUsageError(
+                    f"Index {alias!r} wurde mit einem anderen Embedder, Analyzer oder Id-Schema gebaut: neu aufbauen"
+                )
             self._remove_orphans(alias, live)
             dense = self.embedder.dim if self.embedder else None
             version = self.engine.create(alias, dense_dim=dense, tenant_key=self.tenant_key, metadata=self.signature)
@@ -281,6 +284,7 @@ class HybridIndex:
     ) -> list[list[ScoredPoint]]:
         """One ranking per query, all lists of all queries sent to the engine as one batch."""
         conditions = self._conditions(filter)
+        self._check_engine_ids(alias)
         pool = max(limit, self.candidates)
         plans: list[tuple[int, list[int], list[int], bool]] = []
         requests: list[VectorQuery] = []
@@ -360,6 +364,19 @@ class HybridIndex:
                 )
             )
         return hits
+
+    def _check_engine_ids(self, alias: str) -> None:
+        """A version written before engine ids were integers cannot be searched: say how to repair it. Other
+        signature differences are allowed here (a sparse-only index may read a hybrid version's BM25 list)."""
+        version = self.engine.resolve(alias)
+        if version is None or version in self._ids_checked:
+            return
+        if self.engine.metadata(version).get("engine_ids") != ENGINE_IDS:
+            raise IndexUsageError(
+                f"Index {alias!r} stammt aus einer älteren Version (Punkt-IDs): neu aufbauen mit "
+                "'belegt ingest' oder 'belegt kb reindex'"
+            )
+        self._ids_checked.add(version)  # versions never change once published
 
     def relevance(self, *, sparse: float, dense: float | None, query_terms: int) -> float:
         """The calibrated score of one hit from its raw scores."""

@@ -228,6 +228,19 @@ def test_a_version_built_with_another_embedder_is_not_current(engine: VectorEngi
     assert not sparse.is_current("other")
 
 
+def test_a_version_with_uuid_engine_ids_must_be_rebuilt(engine: VectorEngine) -> None:
+    index = HybridIndex(engine, embedder=HashEmbedder(dim=32), tenant_key="tenant")
+    old = {key: value for key, value in index.signature.items() if key != "engine_ids"}  # before integer ids
+    version = engine.create("docs", dense_dim=32, tenant_key="tenant", metadata=old)
+    engine.seal(version)
+    engine.switch("docs", version)
+    assert not index.is_current("docs")
+    with pytest.raises(IndexUsageError, match="neu aufbauen"):
+        index.search("docs", "Urlaub", filter={"tenant": "a"})
+    index.build("docs", points())
+    assert index.search("docs", "Urlaubstage", filter={"tenant": "a"})[0].id == "a/leave"
+
+
 def test_an_update_never_mixes_vectors_of_two_embedders(engine: VectorEngine) -> None:
     HybridIndex(engine, embedder=None, tenant_key="tenant").build("docs", points())
     hybrid = HybridIndex(engine, embedder=HashEmbedder(dim=32), tenant_key="tenant")
