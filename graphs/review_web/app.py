@@ -14,9 +14,11 @@ from urllib.parse import parse_qsl, quote
 
 from langgraph_sdk import get_client
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
-from starlette.routing import Route
+from starlette.routing import Route, Router
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from graphs.resources import app_resources
 from graphs.review.inbox import ReviewInbox
@@ -49,8 +51,11 @@ def signed_in_bot(request: Request) -> str | None:
 
 
 def signed_in_reviewer(request: Request) -> str | None:
-    get = getattr(request.scope.get("user"), "get", None)
-    return get("reviewer") if callable(get) else None
+    """The signed-in key's display name (label and key id); None where no key signed in."""
+    user = request.scope.get("user")
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return str(user.display_name)
 
 
 def visible(item: ReviewItem, bot: str | None) -> bool:
@@ -157,4 +162,23 @@ async def reviewer_key_problem(key: str) -> str | None:
     return "Nur Schlüssel mit der Rolle reviewer oder admin dürfen prüfen." if tenant.role == "user" else None
 
 
+class LifespanToRouter:
+    """Hands the server's start-up and shutdown straight to the router, past the server's global middleware.
+
+    langgraph-api 0.11.1 adds ``EnsureStoreAccessible`` to a custom app's middleware; it asks for the store on
+    every scope, the lifespan included, which is before the runtime's lifespan has opened anything. The
+    in-memory store exists at import, the PostgreSQL runtime's raises ("Store requires setup_store()/
+    start_pool() first"), so without this the production server stops at start-up.
+    """
+
+    def __init__(self, app: ASGIApp, router: Router) -> None:
+        self.app = app
+        self.router = router
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await (self.router if scope["type"] == "lifespan" else self.app)(scope, receive, send)
+
+
 app: Any = create_app(served_inbox, reviewer_key_problem)
+# The server puts a custom app's own middleware outermost (before its global middleware and the store's).
+app.user_middleware.insert(0, Middleware(LifespanToRouter, router=app.router))
