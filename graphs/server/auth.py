@@ -43,6 +43,7 @@ RATE_LIMITED = "rate_limited: Zu viele Anfragen mit diesem Schlüssel; bitte in 
 FOREIGN_TENANT = "foreign_tenant: Dieser Schlüssel gehört zu Bot '{bot_id}'; {field}={value!r} ist nicht erlaubt."
 QUESTION_TOO_LONG = "question_too_long: Die Frage hat {length} Zeichen; erlaubt sind höchstens {limit}."
 REVIEWERS_ONLY = "reviewers_only: Die Prüfseite ist nur für Prüfer- und Admin-Schlüssel."
+DECIDERS_ONLY = "reviewers_only: Nur Prüfer- und Admin-Schlüssel entscheiden pausierte Läufe."
 ADMIN_ONLY = "admin_only: Nur Admin-Schlüssel dürfen Assistenten anlegen oder ändern."
 CRONS_DISABLED = "crons_disabled: Zeitgesteuerte Läufe sind über die API nicht freigegeben."
 FOREIGN_NAMESPACE = "foreign_namespace: Store-Einträge liegen unter dem Namensraum ('{identity}', …)."
@@ -85,13 +86,12 @@ class Tenant:
         return TenantUser(
             {
                 "identity": self.identity,
-                "display_name": f"{self.bot_id}/{self.role}",
+                "display_name": self.reviewer,  # review decisions record it (runtime.server_info.user)
                 "is_authenticated": True,
                 "permissions": [self.role],
                 "bot_id": self.bot_id,
                 "kb_id": self.kb_id,
                 "role": self.role,
-                "reviewer": self.reviewer,
             }
         )
 
@@ -253,6 +253,10 @@ async def on_thread_update(ctx: Auth.types.AuthContext, value: Auth.types.Thread
 @auth.on.threads.create_run
 async def on_run_create(ctx: Auth.types.AuthContext, value: Auth.types.RunsCreate) -> Auth.types.FilterType:
     tenant = tenant_of(ctx)
+    command = value["kwargs"].get("command")
+    if tenant.role == "user" and isinstance(command, dict) and command.get("resume") is not None:
+        # a resume decides a review (the signed-in key becomes the reviewer): a user key cannot release its own
+        raise Auth.exceptions.HTTPException(403, DECIDERS_ONLY)
     tag(value, tenant.tags)
     pin_run(tenant, value["kwargs"], server_settings())
     return tenant.read_filter

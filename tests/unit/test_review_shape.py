@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
-import pytest
+from typing import cast
 
-from nodes.shared.review import Refused, ReviewerDecision, human_response, review_request, reviewer_decision
+import pytest
+from langgraph.runtime import Runtime, ServerInfo
+from langgraph_sdk.auth.types import BaseUser
+
+from graphs.server.auth import TenantUser
+from nodes.shared.review import (
+    Refused,
+    ReviewerDecision,
+    human_response,
+    review_request,
+    reviewer_decision,
+    signed_in_reviewer,
+)
 
 
 @pytest.mark.parametrize(
@@ -49,3 +61,22 @@ def test_request_has_the_human_interrupt_keys() -> None:
         "config": {"allow_ignore": True, "allow_respond": True, "allow_edit": False, "allow_accept": True},
         "description": "### Grund",
     }
+
+
+def _served(user: TenantUser | None) -> Runtime[None]:
+    info = ServerInfo(assistant_id="a", graph_id="scorecard", user=cast(BaseUser | None, user))
+    return Runtime(context=None, server_info=info)
+
+
+def test_on_the_served_api_the_signed_in_key_decides_not_a_typed_name() -> None:
+    eva = TenantUser(identity="k1", display_name="Eva Brandt (Schlüssel k1)", is_authenticated=True, permissions=[])
+    signed_in = signed_in_reviewer(_served(eva))
+    assert signed_in == "Eva Brandt (Schlüssel k1)"
+    typed = {"type": "accept", "args": None, "reviewer": "Chefin"}
+    assert reviewer_decision([typed], signed_in).reviewer == "Eva Brandt (Schlüssel k1)"
+    assert reviewer_decision([{"type": "accept", "args": None}], signed_in).reviewer == "Eva Brandt (Schlüssel k1)"
+    # in-process (no server) and the server's own unauthenticated calls: the response names the reviewer
+    anonymous = TenantUser(identity="anonymous", display_name="anonymous", is_authenticated=False, permissions=[])
+    assert signed_in_reviewer(Runtime(context=None)) is None
+    assert signed_in_reviewer(_served(anonymous)) is None and signed_in_reviewer(_served(None)) is None
+    assert reviewer_decision([typed], None).reviewer == "Chefin"
