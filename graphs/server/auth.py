@@ -86,7 +86,7 @@ class Tenant:
         return TenantUser(
             {
                 "identity": self.identity,
-                "display_name": self.reviewer,  # review decisions record it (runtime.server_info.user)
+                "display_name": self.reviewer,  # who decides a review: the page shows it, resumes are signed with it
                 "is_authenticated": True,
                 "permissions": [self.role],
                 "bot_id": self.bot_id,
@@ -223,6 +223,19 @@ def pin_run(tenant: Tenant, kwargs: dict[str, Any], settings: ServerSettings) ->
     configurable.update(context)
 
 
+def signed_resume(resume: Any, reviewer: str) -> Any:
+    """The resume value with every ``HumanResponse`` in it signed by the key that sends it (over any name typed
+    in). The signature travels with the value: a node that pauses several times (the scan, once per finding)
+    replays earlier answers on each resume, so the user of the latest run cannot say who gave them."""
+    if isinstance(resume, list):
+        return [signed_resume(item, reviewer) for item in resume]
+    if isinstance(resume, dict):
+        if "type" in resume:
+            return resume | {"reviewer": reviewer}
+        return {interrupt_id: signed_resume(item, reviewer) for interrupt_id, item in resume.items()}
+    return resume
+
+
 def tag(value: Any, tags: dict[str, str]) -> None:
     """Merge tags into the value's metadata in place: the runtime keeps a reference to that very dict."""
     metadata = value.get("metadata")
@@ -254,9 +267,10 @@ async def on_thread_update(ctx: Auth.types.AuthContext, value: Auth.types.Thread
 async def on_run_create(ctx: Auth.types.AuthContext, value: Auth.types.RunsCreate) -> Auth.types.FilterType:
     tenant = tenant_of(ctx)
     command = value["kwargs"].get("command")
-    if tenant.role == "user" and isinstance(command, dict) and command.get("resume") is not None:
-        # a resume decides a review (the signed-in key becomes the reviewer): a user key cannot release its own
-        raise Auth.exceptions.HTTPException(403, DECIDERS_ONLY)
+    if isinstance(command, dict) and command.get("resume") is not None:
+        if tenant.role == "user":  # a resume decides a review: a user key cannot release its own content
+            raise Auth.exceptions.HTTPException(403, DECIDERS_ONLY)
+        command["resume"] = signed_resume(command["resume"], ctx.user.display_name)
     tag(value, tenant.tags)
     pin_run(tenant, value["kwargs"], server_settings())
     return tenant.read_filter

@@ -98,7 +98,7 @@ def hold_for_review(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict
 
 def review_answer(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[str, Any]:
     """review: interrupt — pause until the reviewer decides (needs a checkpointer); ``reviewed_by`` records who
-    (the signed-in key on the served API, else the response's ``reviewer``, if any).
+    (the response's ``reviewer``: on the served API the server writes the signed-in key there).
 
     The mode is chosen by the router, not here: a resumed run may come without the original context.
     """
@@ -127,4 +127,4 @@ def review_answer(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[s
             **signed,
         }
 
-    return decide(lambda problems: answer_review_request(state, threshold, problems), carry_out, runtime)
+    return decide(lambda problems: answer_review_request(state, threshold, problems), carry_out)

@@ -9,10 +9,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Literal
 
-from langgraph.runtime import Runtime
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from nodes.scan.context import ScanContext
 from nodes.scan.services import FindingSink, ScanServices
 from nodes.scan.state import RoutedFinding, ScanState
 from nodes.shared.review import (
@@ -136,17 +134,15 @@ def route_finding(finding: RoutedFinding, decision: ReviewerDecision, edit: Find
 
 
 def signed_decision(decision: ReviewerDecision, **where: Any) -> tuple[ReviewerDecision, FindingEdit]:
-    """``checked_decision``, and a kept finding must name its reviewer (the signed-in user on the served API,
-    else ``HumanResponse.reviewer``): the audit trail stores who decided."""
+    """``checked_decision``, and a kept finding must name its reviewer (``HumanResponse.reviewer``; the served
+    API writes the key that resumed the run there): the audit trail stores who decided."""
     if decision.action != "reject" and not (decision.reviewer or "").strip():
         raise Refused([REVIEWER_MISSING])
     return checked_decision(decision, **where)
 
 
-def review_findings(state: ScanState, runtime: Runtime[ScanContext], *, services: ScanServices) -> dict[str, Any]:
-    """Pause for each uncertain finding (needs a checkpointer); a reply that does not fit is asked again.
-
-    On the served API the signed-in key is the reviewer; in-process the response must name one."""
+def review_findings(state: ScanState, *, services: ScanServices) -> dict[str, Any]:
+    """Pause for each uncertain finding (needs a checkpointer); a reply that does not fit is asked again."""
     store = services.findings
     kept, dismissed = [], []
     for finding in state.get("routed", []):
@@ -169,7 +165,7 @@ def review_findings(state: ScanState, runtime: Runtime[ScanContext], *, services
             requirement_id=draft.clause.requirement_id,
             page_number=draft.page_number,
         )
-        routed = route_finding(finding, *decide(view.request, check, runtime))
+        routed = route_finding(finding, *decide(view.request, check))
         if routed is None:
             dismissed.append(finding)
         else:

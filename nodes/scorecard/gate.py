@@ -64,7 +64,7 @@ def owner_decision(decision: ReviewerDecision) -> OwnerDecision:
     """The owner's release or rejection; refused when it cannot be one."""
     if decision.action == "edit":
         raise Refused(["Der Inhalt kann hier nicht bearbeitet werden: freigeben oder ablehnen."])
-    if not decision.reviewer:  # in-process only: on the served API the signed-in key decides
+    if not decision.reviewer:  # in-process only: the served API signs every response with the resuming key
         raise Refused(['Wer entscheidet? Die Antwort braucht "reviewer" mit dem Namen des Marken-Owners.'])
     return OwnerDecision(approved=decision.action == "approve", owner=decision.reviewer, note=decision.note)
 
@@ -76,10 +76,7 @@ def route_after_record_audit(
     return "request_owner_release" if state["validation"].requires_owner_approval and interrupting else "__end__"
 
 
-def request_owner_release(
-    state: ScorecardState, runtime: Runtime[ScorecardContext], *, services: ScorecardServices
-) -> dict[str, Any]:
-    """Pause for the owner; on the served API the signed-in key is the owner who decides."""
+def request_owner_release(state: ScorecardState, *, services: ScorecardServices) -> dict[str, Any]:
     validation = state["validation"]
     decision = decide(
         lambda problems: owner_review_request(
@@ -91,7 +88,6 @@ def request_owner_release(
             problems=problems,
         ),
         owner_decision,
-        runtime,
     )
     status: Status = "PASS" if decision.approved else "REVISE"
     services.scorecard_audit.record_owner_decision(state["audit_id"], status=status, decision=decision.model_dump())

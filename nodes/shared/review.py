@@ -3,21 +3,16 @@
 The TypedDicts mirror ``langgraph.prebuilt.interrupt`` (deprecated there and moved to ``langchain.agents``, which
 belegt does not depend on), so Studio, the Agent Inbox and the Agent Chat UI render belegt's review requests.
 A graph pauses with ``interrupt([request])`` and resumes with a ``HumanResponse`` (or a list holding one);
-:func:`reviewer_decision` maps it onto the reviewer decisions approve / edit / reject. On the served API the
-reviewer is the authenticated user who resumed the run (``runtime.server_info.user``), so a plain Agent Inbox
-response is enough there; in-process, without a server, the response names the reviewer itself.
+:func:`reviewer_decision` maps it onto the reviewer decisions approve / edit / reject.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from typing_extensions import TypedDict
-
-if TYPE_CHECKING:
-    from langgraph.runtime import Runtime
 
 T = TypeVar("T")
 ReviewMode = Literal["bucket", "interrupt"]
@@ -58,8 +53,9 @@ class EditedAction(BaseModel):
 
 
 class HumanResponse(BaseModel):
-    """LangGraph's response shape; ``reviewer`` is belegt's optional addition (names who decided where no
-    server authenticated anyone)."""
+    """LangGraph's response shape; ``reviewer`` is belegt's optional addition (names who decided). On the served
+    API the server writes the signed-in key there (``graphs/server/auth.py``), so the Agent Inbox's plain
+    responses carry it too; in-process the caller names the reviewer."""
 
     type: Literal["accept", "ignore", "response", "edit"]
     args: None | str | EditedAction = None
@@ -98,35 +94,22 @@ def review_request(action: str, args: dict[str, Any], description: str, *, allow
     )
 
 
-def signed_in_reviewer(runtime: Runtime[Any]) -> str | None:
-    """Who resumed the run on the served API: the authenticated user's display name (belegt's keys: label and
-    key id). None in-process without a server, and for the server's own in-process calls (the review page,
-    which goes past authentication and names its signed-in reviewer in the response)."""
-    user = runtime.server_info.user if runtime.server_info is not None else None
-    return user.display_name if user is not None and user.is_authenticated else None
-
-
-def reviewer_decision(value: object, signed_in: str | None = None) -> ReviewerDecision:
-    """Map a resume value (a ``HumanResponse`` or a list holding one) onto the reviewer's decision.
-
-    ``signed_in`` (the authenticated user, see :func:`signed_in_reviewer`) is the reviewer when there is one:
-    a name in the response cannot stand in for someone else.
-    """
+def reviewer_decision(value: object) -> ReviewerDecision:
+    """Map a resume value (a ``HumanResponse`` or a list holding one) onto the reviewer's decision."""
     if isinstance(value, list) and len(value) == 1:
         value = value[0]
     try:
         response = HumanResponse.model_validate(value)
     except ValidationError:
         raise Refused([UNREADABLE_RESPONSE]) from None
-    reviewer = signed_in or response.reviewer
     if response.type == "accept":
-        return ReviewerDecision(action="approve", reviewer=reviewer)
+        return ReviewerDecision(action="approve", reviewer=response.reviewer)
     if response.type == "edit":
         if not isinstance(response.args, EditedAction):
             raise Refused(['Bearbeitung ohne Inhalt: erwartet "args": {"action": …, "args": {…}}'])
-        return ReviewerDecision(action="edit", changes=response.args.args, reviewer=reviewer)
+        return ReviewerDecision(action="edit", changes=response.args.args, reviewer=response.reviewer)
     note = response.args if isinstance(response.args, str) and response.args.strip() else None
-    return ReviewerDecision(action="reject", note=note, reviewer=reviewer)
+    return ReviewerDecision(action="reject", note=note, reviewer=response.reviewer)
 
 
 def human_response(decision: ReviewerDecision, action: str) -> dict[str, Any]:
@@ -142,23 +125,17 @@ def human_response(decision: ReviewerDecision, action: str) -> dict[str, Any]:
     return response | {"reviewer": decision.reviewer}
 
 
-def decide(
-    request_for: Callable[[list[str]], HumanInterrupt],
-    carry_out: Callable[[ReviewerDecision], T],
-    runtime: Runtime[Any],
-) -> T:
+def decide(request_for: Callable[[list[str]], HumanInterrupt], carry_out: Callable[[ReviewerDecision], T]) -> T:
     """Pause with a request until ``carry_out`` accepts the reviewer's decision (needs a checkpointer).
 
-    An answer that does not fit is no error: the reviewer is asked again, with the problems named. The
-    decision's reviewer is the user who resumed the run on the served API, else the one the response names.
+    An answer that does not fit is no error: the reviewer is asked again, with the problems named.
     """
     from langgraph.types import interrupt  # on use: the CLI imports this module's types for its options
 
     problems: list[str] = []
     while True:
         try:
-            value = interrupt([request_for(problems)])
-            return carry_out(reviewer_decision(value, signed_in_reviewer(runtime)))
+            return carry_out(reviewer_decision(interrupt([request_for(problems)])))
         except Refused as exc:
             problems = exc.problems
 

@@ -47,6 +47,7 @@ from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, WEAK_CLAIM, write_kb_
 from tests.scan_support import (
     DEMO,
     DETECTION_LIMIT,
+    DOCTOR,
     SENSITIVITY,
     CriticVerdict,
     allowed_ids,
@@ -259,8 +260,11 @@ def test_a_user_key_cannot_decide_a_review_even_on_its_own_thread(server_url: st
     assert refused.value.response.status_code == 403 and "reviewers_only" in refused.value.response.text
 
 
-SCAN_ISSUES = (SENSITIVITY, DETECTION_LIMIT)
-SCAN_DOUBT = {"Nachweisgrenze": CriticVerdict(confidence=0.6, note="Wert fehlt vielleicht nur hier.")}
+SCAN_ISSUES = (SENSITIVITY, DETECTION_LIMIT, DOCTOR)
+SCAN_DOUBT = {  # two findings under the 0.70 threshold: one for the CLI, one for the page
+    "Nachweisgrenze": CriticVerdict(confidence=0.6, note="Wert fehlt vielleicht nur hier."),
+    "Arztbesuch": CriticVerdict(confidence=0.65),
+}
 
 
 def scripted_scan(path: str, body: dict[str, Any]) -> Reply:
@@ -272,7 +276,7 @@ def scripted_scan(path: str, body: dict[str, Any]) -> Reply:
 
 
 @pytest.mark.slow
-def test_an_uncertain_scan_finding_is_listed_and_edited_through_the_cli_and_audited(
+def test_uncertain_scan_findings_are_decided_through_the_cli_and_the_page_and_audited(
     server_url: str, data_dir: Path, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     database = open_database(StoreSettings(data_dir=data_dir).resolved_database_url)
@@ -303,16 +307,34 @@ def test_an_uncertain_scan_finding_is_listed_and_edited_through_the_cli_and_audi
     decided = cli.invoke(review_cli, [*edit, "--quote", "Nachweisgrenze ist sehr niedrig"])
     assert decided.exit_code == 0, decided.output
 
+    # the run pauses again for the second finding: the page lists it, shows it and dismisses it
+    listing_page = httpx.get(f"{server_url}/review?graph=scan", headers=DEV_HEADERS)
+    assert listing_page.status_code == 200 and item in listing_page.text
+    shown_page = httpx.get(f"{server_url}/review/items/{item}", headers=DEV_HEADERS)
+    assert "Mit CoviQuick sparen Sie sich den Arztbesuch." in shown_page.text
+    dismissed = httpx.post(
+        f"{server_url}/review/items/{item}/decision",
+        data={"action": "reject", "note": "kein Befund"},
+        headers=DEV_HEADERS,
+    )
+    assert dismissed.status_code == 303 and "entschieden" in dismissed.headers["location"]
+
     final = client.threads.get(thread_id)
     report = cast(dict[str, Any], final["values"])["report"]
     assert final["status"] == "idle" and report["human_review"] == []
     assert [(f["exact_quote"], f["human_reviewed"], f["reviewed_by"]) for f in report["findings"]["MINOR"]] == [
         ("Nachweisgrenze ist sehr niedrig", True, DEV_REVIEWER)  # the key that resumed the run
     ]
-    (decision,) = [d for d in ReviewStore(database).decisions() if d.item_id.startswith(item)]
-    assert (decision.graph, decision.action, decision.reviewer) == ("scan", "edit", "Eva Prüfer")
-    assert decision.before["exact_quote"] == "Die Nachweisgrenze ist sehr niedrig"
-    assert decision.after["changes"] == {"severity": "MINOR", "exact_quote": "Nachweisgrenze ist sehr niedrig"}
+    assert report["counts"]["dismissed_in_review"] == 1
+    assert [f["exact_quote"] for f in report["findings"]["MAJOR"]] == ["Sensitivität: 96,4 %"]
+    decisions = {d.action: d for d in ReviewStore(database).decisions() if d.item_id.startswith(item)}
+    assert decisions.keys() == {"edit", "reject"}
+    edited, rejected = decisions["edit"], decisions["reject"]
+    assert (edited.graph, edited.action, edited.reviewer) == ("scan", "edit", "Eva Prüfer")
+    assert edited.before["exact_quote"] == "Die Nachweisgrenze ist sehr niedrig"
+    assert edited.after["changes"] == {"severity": "MINOR", "exact_quote": "Nachweisgrenze ist sehr niedrig"}
+    assert (rejected.action, rejected.reviewer, rejected.note) == ("reject", DEV_REVIEWER, "kein Befund")
+    assert rejected.before["exact_quote"] == "Mit CoviQuick sparen Sie sich den Arztbesuch."
     database.dispose()
 
 

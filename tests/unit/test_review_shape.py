@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 import pytest
-from langgraph.runtime import Runtime, ServerInfo
-from langgraph_sdk.auth.types import BaseUser
 
-from graphs.server.auth import TenantUser
+from graphs.server.auth import signed_resume
 from nodes.shared.review import (
     Refused,
     ReviewerDecision,
     human_response,
     review_request,
     reviewer_decision,
-    signed_in_reviewer,
 )
 
 
@@ -63,20 +58,12 @@ def test_request_has_the_human_interrupt_keys() -> None:
     }
 
 
-def _served(user: TenantUser | None) -> Runtime[None]:
-    info = ServerInfo(assistant_id="a", graph_id="scorecard", user=cast(BaseUser | None, user))
-    return Runtime(context=None, server_info=info)
-
-
-def test_on_the_served_api_the_signed_in_key_decides_not_a_typed_name() -> None:
-    eva = TenantUser(identity="k1", display_name="Eva Brandt (Schlüssel k1)", is_authenticated=True, permissions=[])
-    signed_in = signed_in_reviewer(_served(eva))
-    assert signed_in == "Eva Brandt (Schlüssel k1)"
+def test_the_server_signs_every_response_of_a_resume_with_the_key_over_a_typed_name() -> None:
+    eva = "Eva Brandt (Schlüssel k1)"
     typed = {"type": "accept", "args": None, "reviewer": "Chefin"}
-    assert reviewer_decision([typed], signed_in).reviewer == "Eva Brandt (Schlüssel k1)"
-    assert reviewer_decision([{"type": "accept", "args": None}], signed_in).reviewer == "Eva Brandt (Schlüssel k1)"
-    # in-process (no server) and the server's own unauthenticated calls: the response names the reviewer
-    anonymous = TenantUser(identity="anonymous", display_name="anonymous", is_authenticated=False, permissions=[])
-    assert signed_in_reviewer(Runtime(context=None)) is None
-    assert signed_in_reviewer(_served(anonymous)) is None and signed_in_reviewer(_served(None)) is None
-    assert reviewer_decision([typed], None).reviewer == "Chefin"
+    plain = {"type": "ignore", "args": None}  # what the Agent Inbox sends
+    assert signed_resume([typed], eva) == [typed | {"reviewer": eva}]
+    assert signed_resume(plain, eva) == plain | {"reviewer": eva}
+    assert signed_resume({"interrupt-1": [plain]}, eva) == {"interrupt-1": [plain | {"reviewer": eva}]}
+    assert signed_resume("ja", eva) == "ja"  # not a response: the graph refuses it and asks again
+    assert reviewer_decision(signed_resume([plain], eva)) == ReviewerDecision(action="reject", reviewer=eva)
