@@ -5,13 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphs.server.auth import signed_resume
-from nodes.shared.review import (
-    Refused,
-    ReviewerDecision,
-    human_response,
-    review_request,
-    reviewer_decision,
-)
+from nodes.shared.review import Refused, ReviewerDecision, human_response, review_request, reviewer_decision
 
 
 @pytest.mark.parametrize(
