@@ -16,7 +16,7 @@ from langgraph_sdk import get_client
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -25,7 +25,7 @@ from graphs.review.inbox import ReviewInbox
 from graphs.review.items import EDITABLE, ItemNotFound, ReviewItem
 from graphs.review.served import ServedReviews
 from graphs.review_web.pages import error_page, item_page, list_page, login_page
-from graphs.server.auth import REVIEW_COOKIE, REVIEW_LOGIN_PATH, REVIEW_PATH, cached_tenant
+from graphs.server.auth import REVIEW_COOKIE, REVIEW_LOGIN_PATH, REVIEW_PATH, REVIEWER_PATH, cached_tenant
 from nodes.shared.review import ReviewerDecision
 from stores.sql.reviews import AlreadyDecided, GraphName
 
@@ -87,6 +87,13 @@ def create_app(inbox: Callable[[], ReviewInbox], check_key: KeyCheck) -> Starlet
         )
         return response
 
+    async def reviewer(request: Request) -> Response:
+        """The signed-in key's name, as resumes are signed with it (``belegt review … --server`` records it)."""
+        name = signed_in_reviewer(request)
+        if name is None:
+            return JSONResponse({"detail": "Kein Prüferschlüssel angemeldet."}, status_code=401)
+        return JSONResponse({"reviewer": name})
+
     async def list_items(request: Request) -> Response:
         graph = request.query_params.get("graph")
         bot = request.query_params.get("bot") or None
@@ -139,6 +146,7 @@ def create_app(inbox: Callable[[], ReviewInbox], check_key: KeyCheck) -> Starlet
             Route(REVIEW_LOGIN_PATH, login_form),
             Route(REVIEW_LOGIN_PATH, login, methods=["POST"]),
             Route(REVIEW_PATH, list_items),
+            Route(REVIEWER_PATH, reviewer),
             Route("/review/items/{item_id:path}/decision", decide, methods=["POST"]),
             Route("/review/items/{item_id:path}", show_item),
         ]

@@ -29,6 +29,7 @@ KEY_CACHE_TTL_S = 5.0  # a revoked key stops working within this many seconds
 KEY_CACHE_SIZE = 10_000
 REVIEW_PATH = "/review"  # the review page (langgraph.json http.app), for reviewer and admin keys
 REVIEW_LOGIN_PATH = "/review/login"  # where a browser hands over its key once; the page checks it itself
+REVIEWER_PATH = "/review/reviewer"  # the name a reviewer key decides under (the CLI asks it before a decision)
 # A browser cannot send x-api-key: the login keeps the key in an HttpOnly, SameSite=Strict cookie that is
 # valid for the review page only, never for the API (so no other site can make a browser call the API).
 REVIEW_COOKIE = "belegt_review_key"

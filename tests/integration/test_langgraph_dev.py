@@ -299,13 +299,14 @@ def test_uncertain_scan_findings_are_decided_through_the_cli_and_the_page_and_au
     shown = cli.invoke(review_cli, ["show", item, *served])
     assert "Die Nachweisgrenze ist sehr niedrig" in shown.output and "Wert fehlt vielleicht nur hier." in shown.output
 
-    edit = ["edit", item, "--reviewer", "Eva Prüfer", "--severity", "MINOR", *served]
+    edit = ["edit", item, "--severity", "MINOR", *served]
     invented = cli.invoke(review_cli, [*edit, "--quote", "Die Nachweisgrenze ist winzig"])
     assert invented.exit_code == 1  # the database's quote check refuses a quote that is not on the page
     assert "Zitat abgelehnt: Zitat steht nicht wörtlich auf der angegebenen Seite" in " ".join(invented.output.split())
     assert client.threads.get(thread_id)["status"] == "interrupted"
-    decided = cli.invoke(review_cli, [*edit, "--quote", "Nachweisgrenze ist sehr niedrig"])
+    decided = cli.invoke(review_cli, [*edit, "--quote", "Nachweisgrenze ist sehr niedrig", "--reviewer", "Eva Prüfer"])
     assert decided.exit_code == 0, decided.output
+    assert "es entscheidet der Schlüssel" in " ".join(decided.output.split())  # the server names the reviewer
 
     # the run pauses again for the second finding: the page lists it, shows it and dismisses it
     listing_page = httpx.get(f"{server_url}/review?graph=scan", headers=DEV_HEADERS)
@@ -330,7 +331,7 @@ def test_uncertain_scan_findings_are_decided_through_the_cli_and_the_page_and_au
     decisions = {d.action: d for d in ReviewStore(database).decisions() if d.item_id.startswith(item)}
     assert decisions.keys() == {"edit", "reject"}
     edited, rejected = decisions["edit"], decisions["reject"]
-    assert (edited.graph, edited.action, edited.reviewer) == ("scan", "edit", "Eva Prüfer")
+    assert (edited.graph, edited.action, edited.reviewer) == ("scan", "edit", DEV_REVIEWER)  # as the graph says
     assert edited.before["exact_quote"] == "Die Nachweisgrenze ist sehr niedrig"
     assert edited.after["changes"] == {"severity": "MINOR", "exact_quote": "Nachweisgrenze ist sehr niedrig"}
     assert (rejected.action, rejected.reviewer, rejected.note) == ("reject", DEV_REVIEWER, "kein Befund")
