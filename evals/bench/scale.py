@@ -5,8 +5,8 @@ under ``../shared/data`` (federal and Austrian law, XQuAD-de paragraphs): senten
 two to five per passage, spread over ten tenants. Store cost is ``HybridIndex.search`` with a hashing
 embedder (no model time) and a tenant filter, hybrid and sparse; numpy brute force is the exact dense top-10
 over all passages with the tenant mask applied per query. Each engine and size runs in its own process, so
-peak memory (max RSS) is its own. qdrant-client local mode runs only up to ``--qdrant-local-max`` passages
-(it is brute force).
+peak memory (max RSS) is its own, with one BLAS/OpenMP thread. qdrant-client local mode runs only up to
+``--qdrant-local-max`` passages (it is brute force).
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ TENANTS = 10
 QUERIES = 100
 SEED = 13
 ENGINES = ("edge", "qdrant-local", "numpy")
+# Every engine searches with one thread, the numpy floor included: Edge's shards do (stores/vector/edge.py),
+# and OpenBLAS's threads spin-wait for busy cores (10,000 passages at load 5–6: p50 16 ms, one thread 1.8 ms).
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-ZÄÖÜ(])")
 
 
@@ -162,7 +165,9 @@ def run_scale_benchmark(
     runs = [(size, kind) for size in sizes for kind in engines if kind != "qdrant-local" or size <= qdrant_local_max]
     rows: dict[int, dict[str, Any]] = {size: {} for size in sizes}
     for size, kind in progress.track(runs, "Engines und Größen messen"):
-        rows[size][kind] = measure_in_child(measure, kind, size, data_root, what=f"{kind} bei {size} Passagen")
+        rows[size][kind] = measure_in_child(
+            measure, kind, size, data_root, what=f"{kind} bei {size} Passagen", environment=ONE_THREAD
+        )
     for size, row in rows.items():
         if "numpy" in row:
             floor = row["numpy"]["dense"]["p50_ms"]
