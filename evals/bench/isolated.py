@@ -46,6 +46,7 @@ def measure_in_child(
     try:
         result: dict[str, Any] = receiver.recv()
     except EOFError:
+        child.join()  # the exit code is known only once the child is reaped
         raise BenchmarkDataError(f"{what} abgebrochen (Exit-Code {child.exitcode})") from None
     finally:
         child.join()
