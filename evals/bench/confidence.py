@@ -127,8 +127,10 @@ def xquad_rows(data_dir: Path, settings: Settings, limit: int | None) -> list[Ro
 
 
 def fit(sets: dict[str, list[Row]]) -> dict[str, float]:
+    """Every dataset weighs the same; a feature that never varies (a cosine without a dense embedder) is left out."""
     rows = [r for rs in sets.values() for r in rs]
     columns = {n: np.array([r.features[n] for r in rows]) for n in FEATURES}
+    columns = {n: column for n, column in columns.items() if np.ptp(column) > 0}
     labels = np.array([r.label for r in rows], dtype=float)
     weights = np.concatenate([np.full(len(rs), len(rows) / (len(sets) * len(rs))) for rs in sets.values()])
     return monotone_fit(columns, labels, weights=weights)
@@ -144,9 +146,25 @@ def figures(model: dict[str, float], rows: Sequence[Row]) -> dict[str, float]:
         "correct": len(positives),
         "roc_auc": roc_auc(positives, negatives),
         "ece": expected_calibration_error(predicted, labels),
+        "ece_5_bins": expected_calibration_error(predicted, labels, bins=5),
+        "ece_if_calibrated": chance_ece(predicted),
         "below_0.70_incorrect": round(sum(p < 0.70 for p in negatives) / len(negatives), 4) if negatives else 0.0,
         "below_0.70_correct": round(sum(p < 0.70 for p in positives) / len(positives), 4) if positives else 0.0,
     }
+
+
+def chance_ece(predicted: Sequence[float], *, draws: int = 500) -> float:
+    """The median ECE (10 bins) of a perfectly calibrated model with these probabilities on this many answers:
+    labels drawn from the probabilities themselves. On ~40 answers it is far from 0, so an ECE near it is as
+    good as the sample can show."""
+    if not predicted:
+        return float("nan")
+    rng = np.random.default_rng(0)
+    found = [
+        expected_calibration_error(predicted, list(rng.uniform(size=len(predicted)) < np.array(predicted)))
+        for _ in range(draws)
+    ]
+    return round(float(np.median(found)), 4)
 
 
 def confidence_report(sets: dict[str, list[Row]]) -> dict[str, Any]:
@@ -178,7 +196,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.write:
         description = (
             f"Answer confidence (nodes/answer/confidence.py): monotone logistic model of {', '.join(FEATURES)} "
-            "(features dropped where their weight came out negative; times the critic's claim support), one per "
+            "(features dropped where their weight came out negative or that never vary; times the critic's claim "
+            "support), one per "
             f"embedder, fitted by evals/bench/confidence.py on {', '.join(sets)} (dev splits)."
         )
         models = json.loads(CONFIDENCE_FILE.read_text(encoding="utf-8"))["models"] | {

@@ -16,6 +16,7 @@ from typing import Any, Final, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from nodes.answer.asked_value import gives_asked_value, values_stated
 from nodes.answer.context import AnswerContext
 from nodes.answer.evidence import (
     Candidate,
@@ -78,6 +79,9 @@ def assess_answerability(
     evidence, premise, follow_up, outcome = _choose(question, ranked, survey=survey)
     keys = [w for w in words if w.key and not w.number]
     covered = key_coverage(words, word_weights(words, found), [t for c in evidence for t in (c.terms, c.header_terms)])
+    best = ranked[0] if ranked else None
+    rival = next((c.score for c in ranked if best is not None and c.hit.entry_id != best.hit.entry_id), 0.0)
+    cosines = sorted((c.cosine for c in ranked if c.cosine is not None), reverse=True)
     features = AnswerFeatures(
         outcome=outcome,
         key_terms=len(keys),
@@ -88,6 +92,13 @@ def assess_answerability(
         sentences_used=len(evidence),
         blocks_used=len({c.hit.entry_id for c in evidence}),
         contradiction=outcome == "answerable" and not survey and _contradiction(evidence),
+        best_lexical=round(best.lexical, 4) if best else 0.0,
+        score_margin=round(best.score - rival, 4) if best else 0.0,
+        similarity_margin=round(cosines[0] - cosines[1], 4) if len(cosines) > 1 else 0.0,
+        most_similar=best is not None and bool(cosines) and best.cosine == cosines[0],
+        sentence_relevance=round(best.hit.score, 4) if best else 0.0,
+        value_answered=best is not None and gives_asked_value(question, best.text),
+        premise_settled=outcome == "false_premise" or (best is not None and values_stated(question, best.text)),
     )
     outcome = gate(
         outcome, features, policy.strictness.min_score, services.embedder.name if services.embedder else None
