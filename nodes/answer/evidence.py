@@ -16,6 +16,7 @@ from typing import Final
 import numpy as np
 import regex
 
+from nodes.answer.answer_type import expected_answer_type, gives
 from stores.kb.models import Hit
 from stores.text import split_sentences
 from stores.vector.analyzer import analyze
@@ -23,6 +24,16 @@ from stores.vector.embedders import Embedder
 
 _WORD: Final = regex.compile(r"\p{N}+(?:[.,]\p{N}+)*|\p{L}[\p{L}\p{M}\p{N}]*(?:[-'’]\p{L}[\p{L}\p{M}\p{N}]*)*|§")
 _PLACEHOLDER: Final = regex.compile(r"‹[^›]*›")  # redacted personal data is no content of the question
+# "… und wie lange bleibt …": a conjunction before a question word opens a further part of the question.
+_PART_BREAK: Final = regex.compile(
+    r"(?i)\?\s+|(?:,\s*|\s+)(?:und|sowie)\s+(?=(?:wie|wann|wo|wer|was|welche[nmrs]?|ab|bis|seit|ob|warum|wieso)\b)"
+)
+# A sentence that opens by pointing back („In dieser Zeit …", „Er wird …", „Danach …") reads with the one before.
+_POINTS_BACK: Final = regex.compile(
+    r"^(?:Er|Sie|Dies|Diese[mnrs]?|Danach|Dabei|Dafür|Hierfür|Hierbei|Davon|Daraus|Darüber hinaus|Ferner|Zudem|"
+    r"(?:In|Bei|Nach|Während|Von|Mit|Für|Zu) diese[mnrs]? \p{L}+)\b"
+)
+MAX_CONTEXT_WORDS: Final = 40  # a longer sentence before is left out: the answer would grow too long
 _WHOLE: Final = regex.compile(r"^[\p{Lu}\p{N}§„\"»(].*[.!?][\"“”»)]?$", regex.DOTALL)
 # Capitalised words that open questions without being their content.
 QUESTION_OPENERS: Final = frozenset(
@@ -34,6 +45,10 @@ QUESTION_OPENERS: Final = frozenset(
 FILLER_WORDS: Final = frozenset(
     "kein keine keinen keinem keiner nicht nur noch schon immer genau eigentlich bitte mal denn etwa überhaupt".split()
 )
+# "Wie lange/oft/hoch/alt …": the word after "wie" names the kind of value asked (``answer_type``), no content.
+QUESTION_COMPLEMENTS: Final = frozenset(
+    "lange lang oft häufig hoch viel viele vielen alt schnell früh spät weit".split()
+)
 # Lemmas too general to be what a question is about ("Welche Regeln gelten …").
 GENERIC_TERMS: Final = frozenset(
     """regel regelung frage information info moglichkeit art uberblick thema fall bestimmung vorschrift sache
@@ -44,6 +59,7 @@ OTHER_WEIGHT: Final = 1.0
 HEADER_RANK_SHARE: Final = 0.6  # a word only the block header covers ranks below one the sentence says
 DENSE_WEIGHT: Final = 0.5
 RETRIEVAL_WEIGHT: Final = 0.1
+TYPE_WEIGHT: Final = 0.3  # the sentence gives the kind of value the question asks for („Wie lange" → a duration)
 MAX_EMBEDDED: Final = 32  # sentences embedded per question (the lexically best ones)
 MIN_WORDS: Final = 4
 FOUND_IN_COMPOUND: Final = 0.6
@@ -86,15 +102,26 @@ class Candidate:
     cosine: float | None = None
     score: float = 0.0
     covered_keys: frozenset[str] = field(default_factory=frozenset)
+    said_keys: frozenset[str] = field(default_factory=frozenset)  # key words (no numbers) its own text covers
+    gives_type: bool | None = None  # None: the question asks for no particular kind of value
+
+    @property
+    def content_score(self) -> float:
+        """The score without the answer-type bonus: how well the sentence matches the question's content."""
+        return self.score - TYPE_WEIGHT * bool(self.gives_type)
 
 
 def question_words(question: str) -> list[QuestionWord]:
     """The question's content words; stopwords and question openers are left out."""
     words: list[QuestionWord] = []
+    previous = ""
     for position, match in enumerate(_WORD.finditer(_PLACEHOLDER.sub(" ", question))):
-        word = match.group(0)
+        word, after_wie = match.group(0), previous == "wie"
+        previous = word.casefold()
         terms = tuple(analyze(word))
         if not terms or word.casefold() in FILLER_WORDS or (position == 0 and word.casefold() in QUESTION_OPENERS):
+            continue
+        if after_wie and word.casefold() in QUESTION_COMPLEMENTS:
             continue
         number = word[0].isdigit()
         key = (number or word[0].isupper() or word.isupper()) and terms[0] not in GENERIC_TERMS
@@ -102,6 +129,25 @@ def question_words(question: str) -> list[QuestionWord]:
             key = False
         words.append(QuestionWord(word, terms, key, number))
     return list({w.terms[0]: w for w in words}.values())
+
+
+def question_parts(question: str) -> list[tuple[str, list[QuestionWord]]]:
+    """The parts of a multi-part question („Wie lange … und wie alt …?") with their content words; a part
+    without key words of its own („und wann erlöschen sie?") borrows the words of the parts before it, as
+    words of less weight. A question of one part gives one."""
+    texts = [t.strip(" ,?") for t in _PART_BREAK.split(question) if len(t.strip(" ,?").split()) >= 2]
+    if len(texts) < 2:
+        return [(question, question_words(question))]
+    parts: list[tuple[str, list[QuestionWord]]] = []
+    earlier: list[QuestionWord] = []
+    for text in texts:
+        words = question_words(text)
+        if not any(w.key for w in words):  # borrowed words name the topic; they weigh less than the part's own
+            borrowed = [replace(w, key=False) for w in earlier]
+            words = list({w.terms[0]: w for w in [*words, *borrowed]}.values())
+        earlier += words
+        parts.append((f"{text}?", words))
+    return parts
 
 
 def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[str] | None = None) -> float:
@@ -131,6 +177,7 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
     for hit in hits:
         header = frozenset(analyze(f"{hit.title} {hit.section} {hit.entry_id} {hit.work}"))
         lead_in: str | None = None
+        before: str | None = None
         for sentence in split_sentences(hit.text):
             body = sentence.body.replace("[", "(").replace("]", ")")
             if body[:1].islower() and lead_in is not None:
@@ -141,7 +188,12 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
             else:
                 lead_in = None
             if not _WHOLE.match(body) or len(body.split()) < MIN_WORDS:
+                before = None
                 continue
+            own = body
+            if before is not None and _POINTS_BACK.match(body) and len(before.split()) <= MAX_CONTEXT_WORDS:
+                body = f"{before} {body}"
+            before = own
             lemmas = frozenset(t for w in _WORD.findall(body) for t in analyze(w)[:1])
             found.append(Candidate(hit, body, sentence.index, frozenset(analyze(body)), lemmas, header))
     return found
@@ -153,6 +205,7 @@ def rank(
     """Candidates scored and sorted best first (ties: retrieval rank, then position in the block)."""
     words = list(words if words is not None else question_words(question))
     weights = word_weights(words, found)
+    asked = expected_answer_type(question)
     total = sum(weights.values()) or 1.0
     scored: list[Candidate] = []
     for candidate in found:
@@ -164,6 +217,7 @@ def rank(
             lexical += weights[word.terms[0]] * max(own, HEADER_RANK_SHARE * header)
             matched += own
         focus = min(1.0, matched / max(1, len(candidate.lemmas)) * 3)
+        typed = None if asked is None else gives(asked, candidate.text)
         scored.append(
             replace(
                 candidate,
@@ -172,7 +226,13 @@ def rank(
                 covered_keys=frozenset(
                     w.terms[0] for w in words if w.key and max(coverage(w, t) for t in own_and_header) >= COVERED
                 ),
-                score=lexical / total + FOCUS_WEIGHT * focus,
+                said_keys=frozenset(
+                    w.terms[0]
+                    for w in words
+                    if w.key and not w.number and coverage(w, candidate.terms, candidate.lemmas) >= COVERED
+                ),
+                score=lexical / total + FOCUS_WEIGHT * focus + TYPE_WEIGHT * bool(typed),
+                gives_type=typed,
             )
         )
     scored.sort(key=lambda c: -c.score)
@@ -225,16 +285,3 @@ def key_coverage(
         best = max(coverage(word, terms) for terms in available)
         covered += weights[word.terms[0]] * (1.0 if best >= COVERED else best)
     return covered / total
-
-
-def _dense_similarities(question: str, found: Sequence[Candidate], embedder: Embedder | None) -> list[float]:
-    """Cosines rescaled to [0, 1] over this question's candidates (e5 cosines crowd into a narrow band)."""
-    if embedder is None or not found:
-        return []
-    query = np.asarray(embedder.embed_query(question))
-    passages = np.asarray(embedder.embed_passages([c.text for c in found]))
-    cosines = passages @ query
-    low, high = float(cosines.min()), float(cosines.max())
-    if high - low < 1e-6:
-        return [1.0] * len(found)
-    return [float((c - low) / (high - low)) for c in cosines]
