@@ -38,7 +38,8 @@ _NUMBER_WORD: Final = regex.compile(
 )
 _ARTICLES: Final = frozenset("ein eine einen einem einer eines und".split())
 _REFERENCE: Final = regex.compile(
-    r"§§?\s*\d+\w*|\b(?:Abs\.|Absatz|Nr\.|Nummer|Satz|S\.|Art\.|Artikel|Anhang|Anlage|Buchstabe|Kapitel)\s*\d+\w*"
+    r"(?:§§?|\b(?:Abs\.|Absatz|Absätze|Nr\.|Nummer|Satz|Sätze|S\.|Art\.|Artikel|Anhang|Anlage|Buchstabe|Kapitel))"
+    r"\s*\d+\w*(?:\s*(?:,|bis|und|oder)\s*\d+\w*)*"
     r"|\(\d+\w?\)|\b\p{Lu}{2,}\w*\s+\d{4}\b|\b\d+/\d+\b"
 )
 _TOKEN: Final = regex.compile(r"\d+(?:[.,]\d+)*|\p{L}+")

