@@ -16,7 +16,6 @@ from typing import Any, Final, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from nodes.answer.asked_value import gives_asked_value, values_stated
 from nodes.answer.context import AnswerContext
 from nodes.answer.evidence import (
     Candidate,
@@ -28,6 +27,7 @@ from nodes.answer.evidence import (
     word_weights,
 )
 from nodes.answer.premise import contradicting_values, distinct_values, premise_conflict, quantities
+from nodes.answer.question_numbers import values_stated
 from nodes.answer.runtime import context_of
 from nodes.answer.services import AnswerServices
 from nodes.answer.state import (
@@ -108,7 +108,7 @@ def assess_answerability(
         similarity_margin=round(cosines[0] - cosines[1], 4) if len(cosines) > 1 else 0.0,
         most_similar=best is not None and bool(cosines) and best.cosine == cosines[0],
         sentence_relevance=round(best.hit.score, 4) if best else 0.0,
-        value_answered=best is not None and gives_asked_value(question, best.text),
+        value_answered=best is not None and best.gives_type is not False,
         premise_settled=outcome == "false_premise" or (best is not None and values_stated(question, best.text)),
     )
     outcome = gate(
