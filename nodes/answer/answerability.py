@@ -159,12 +159,12 @@ def _choose(
                 asked=conflict.asked.text, stated=conflict.stated.text, entry_id=candidate.hit.entry_id
             )
             return [candidate], correction, None, "false_premise"
+    if parts:  # each part has its own value: no variants of one rule
+        return _one_per_part(parts), None, None, "answerable"
     variants = _unique([c for c in peers if c.score >= TIED * best.score and _same_matter(c, best)])[:MAX_VARIANTS]
     asked_units = {q.unit for q in quantities(question)}
     if len(variants) > 1 and not asked_units and distinct_values([c.text for c in variants]):
         return variants, None, _dimension(variants), "missing_context"
-    if parts:
-        return _one_per_part(parts), None, None, "answerable"
     chosen = [best]
     covered = set(best.covered_keys)
     for candidate in ranked[1:]:
