@@ -98,7 +98,7 @@ def assess_answerability(
         dense_similarity=_similarity(evidence, ranked),
         sentences_used=len(evidence),
         blocks_used=len({c.hit.entry_id for c in evidence}),
-        contradiction=outcome == "answerable" and not survey and _contradiction(evidence),
+        contradiction=outcome == "answerable" and not survey and not by_part and _contradiction(evidence),
     )
     outcome = gate(
         outcome, features, policy.strictness.min_score, services.embedder.name if services.embedder else None

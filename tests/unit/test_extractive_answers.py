@@ -7,7 +7,17 @@ from typing import Any
 import pytest
 
 from nodes.answer.answerability import _choose, gate
-from nodes.answer.evidence import SAME_STEM, candidates, coverage, lead, question_parts, question_words, rank
+from nodes.answer.evidence import (
+    SAME_STEM,
+    candidates,
+    coverage,
+    lead,
+    question_parts,
+    question_words,
+    rank,
+    short_names,
+    shortens,
+)
 from nodes.answer.extractive import build_extractive_answer, cite, stands
 from nodes.answer.premise import contradicting_values, premise_conflict, quantities
 from nodes.answer.state import AnswerFeatures, EvidenceSentence, PremiseCorrection, ResolvedPolicy
@@ -289,6 +299,16 @@ def test_the_provision_a_question_names_ranks_first() -> None:
     )
     ranked = rank("Wie hoch ist das Bußgeld nach § 43 BDSG?", candidates([s41, s43]), None)
     assert ranked[0].hit.entry_id == "BDSG §43"
+
+
+def test_a_law_named_in_full_ranks_its_own_sentences_first() -> None:
+    assert short_names("ProdHaftG §12 MPBetreibV §11 BDSG §1") == (("prod", "haft", "g"), ("m", "p", "betreib", "v"))
+    assert shortens(("prod", "haft", "g"), "produkthaftungsgesetz")
+    assert not shortens(("prod", "haft", "g"), "produktsicherheitsgesetz")
+    uwg = hit("UWG 2004 §11", "Andere Ansprüche verjähren in drei Jahren von der Entstehung an.")
+    prod = hit("ProdHaftG §12", "Der Anspruch nach § 1 verjährt in drei Jahren ab Kenntnis vom Schaden.", rank=2)
+    question = "Wann verjähren Ansprüche aus dem Produkthaftungsgesetz?"
+    assert rank(question, candidates([uwg, prod]), None)[0].hit.entry_id == "ProdHaftG §12"
 
 
 def test_repealed_items_and_colloquial_names_of_the_company_are_no_content() -> None:
