@@ -27,7 +27,14 @@ _QUESTION_TYPES: Final[tuple[tuple[AnswerType, regex.Pattern[str]], ...]] = (
     ),
     ("deadline", regex.compile(r"\b(?:bis|ab|seit) wann\b|\bfrist\b|\bwie schnell\b|\bbis zu welchem\b", regex.I)),
     ("time", regex.compile(r"\bwann\b", regex.I)),  # a time, or the condition under which something holds
-    ("amount", regex.compile(r"\bwie ?viel\w*|\bwie hoch\b|\bwelche höhe\b|\bwas kostet\b", regex.I)),
+    (
+        "amount",
+        regex.compile(
+            r"\bwie ?viel\w*|\bwie hoch\b|\bwas kostet\b"
+            r"|\bwelche[nrs]? (?:höhe|anzahl|summe|betrag)\b",
+            regex.I,
+        ),
+    ),
 )
 _NUMBER_PART: Final = (
     r"(?:ein|zwei|drei|dritt|vier|fünf|sechs|sieben|sieb|acht|neun|zehn|elf|zwölf|zwanzig|zig|dreißig|ßig|hundert|"

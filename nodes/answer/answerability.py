@@ -21,6 +21,7 @@ from nodes.answer.evidence import (
     Candidate,
     candidates,
     key_coverage,
+    lead,
     question_parts,
     question_words,
     rank,
@@ -91,7 +92,6 @@ def assess_answerability(
     keys = [w for w in words if w.key and not w.number]
     covered = key_coverage(words, word_weights(words, found), [t for c in evidence for t in (c.terms, c.header_terms)])
     best = ranked[0] if ranked else None
-    rival = next((c.score for c in ranked if best is not None and c.hit.entry_id != best.hit.entry_id), 0.0)
     cosines = sorted((c.cosine for c in ranked if c.cosine is not None), reverse=True)
     features = AnswerFeatures(
         outcome=outcome,
@@ -102,9 +102,9 @@ def assess_answerability(
         dense_similarity=_similarity(evidence, ranked),
         sentences_used=len(evidence),
         blocks_used=len({c.hit.entry_id for c in evidence}),
-        contradiction=outcome == "answerable" and not survey and _contradiction(evidence),
+        contradiction=outcome == "answerable" and not survey and not by_part and _contradiction(evidence),
         best_lexical=round(best.lexical, 4) if best else 0.0,
-        score_margin=round(best.score - rival, 4) if best else 0.0,
+        score_margin=round(lead(ranked), 4),
         similarity_margin=round(cosines[0] - cosines[1], 4) if len(cosines) > 1 else 0.0,
         most_similar=best is not None and bool(cosines) and best.cosine == cosines[0],
         sentence_relevance=round(best.hit.score, 4) if best else 0.0,
@@ -170,12 +170,12 @@ def _choose(
                 asked=conflict.asked.text, stated=conflict.stated.text, entry_id=candidate.hit.entry_id
             )
             return [candidate], correction, None, "false_premise"
+    if parts:  # each part has its own value: no variants of one rule
+        return _one_per_part(parts), None, None, "answerable"
     variants = _unique([c for c in peers if c.score >= TIED * best.score and _same_matter(c, best)])[:MAX_VARIANTS]
     asked_units = {q.unit for q in quantities(question)}
     if len(variants) > 1 and not asked_units and distinct_values([c.text for c in variants]):
         return variants, None, _dimension(variants), "missing_context"
-    if parts:
-        return _one_per_part(parts), None, None, "answerable"
     chosen = [best]
     covered = set(best.covered_keys)
     for candidate in ranked[1:]:

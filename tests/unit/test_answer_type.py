@@ -20,6 +20,7 @@ from nodes.answer.answer_type import expected_answer_type, gives, values
         ("Wann erlischt die Produkthaftung?", "time"),
         ("Ab wie vielen Leuten braucht eine Firma einen Datenschutzbeauftragten?", "amount"),
         ("Wie hoch ist das Weihnachtsgeld?", "amount"),
+        ("In welcher Höhe wird das Weihnachtsgeld gezahlt?", "amount"),
         ("Wer muss was beweisen?", None),
         ("Darf ich in meine Personalakte schauen?", None),
     ],

@@ -7,7 +7,17 @@ from typing import Any
 import pytest
 
 from nodes.answer.answerability import _choose, gate
-from nodes.answer.evidence import SAME_STEM, candidates, coverage, question_parts, question_words, rank
+from nodes.answer.evidence import (
+    SAME_STEM,
+    candidates,
+    coverage,
+    lead,
+    question_parts,
+    question_words,
+    rank,
+    short_names,
+    shortens,
+)
 from nodes.answer.extractive import build_extractive_answer, cite, stands
 from nodes.answer.premise import contradicting_values, premise_conflict, quantities
 from nodes.answer.state import AnswerFeatures, EvidenceSentence, PremiseCorrection, ResolvedPolicy
@@ -291,6 +301,16 @@ def test_the_provision_a_question_names_ranks_first() -> None:
     assert ranked[0].hit.entry_id == "BDSG §43"
 
 
+def test_a_law_named_in_full_ranks_its_own_sentences_first() -> None:
+    assert short_names("ProdHaftG §12 MPBetreibV §11 BDSG §1") == (("prod", "haft", "g"), ("m", "p", "betreib", "v"))
+    assert shortens(("prod", "haft", "g"), "produkthaftungsgesetz")
+    assert not shortens(("prod", "haft", "g"), "produktsicherheitsgesetz")
+    uwg = hit("UWG 2004 §11", "Andere Ansprüche verjähren in drei Jahren von der Entstehung an.")
+    prod = hit("ProdHaftG §12", "Der Anspruch nach § 1 verjährt in drei Jahren ab Kenntnis vom Schaden.", rank=2)
+    question = "Wann verjähren Ansprüche aus dem Produkthaftungsgesetz?"
+    assert rank(question, candidates([uwg, prod]), None)[0].hit.entry_id == "ProdHaftG §12"
+
+
 def test_repealed_items_and_colloquial_names_of_the_company_are_no_content() -> None:
     repealed = hit("HWG §11", "Werbung ist unzulässig:\n\n1.  (weggefallen)\n\n2.  mit Gutachten.")
     assert [c.text for c in candidates([repealed])] == ["Werbung ist unzulässig: mit Gutachten."]
@@ -299,6 +319,14 @@ def test_repealed_items_and_colloquial_names_of_the_company_are_no_content() -> 
         "Chef": False,
         "Jobticket": True,
     }
+
+
+def test_the_lead_is_the_best_sentences_margin_over_the_best_of_another_block() -> None:
+    ranked = rank("Wie viele Urlaubstage habe ich in Vollzeit?", candidates([URLAUB, BILDUNG, PFLEGE]), None)
+    other = next(c for c in ranked if c.hit.entry_id != ranked[0].hit.entry_id)
+    assert lead(ranked) == pytest.approx((ranked[0].score - other.score) / ranked[0].score)
+    assert 0.0 < lead(ranked) < 1.0
+    assert lead([c for c in ranked if c.hit.entry_id == "lb-url-01"]) == 1.0 and lead([]) == 0.0
 
 
 def test_a_sentence_that_points_back_reads_with_the_one_before() -> None:
