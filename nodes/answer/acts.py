@@ -25,6 +25,7 @@ _ACT_HEAD: Final = regex.compile(
     r"(?i)^\p{L}{3,}(?:gesetzbuch|gesetz|verordnung|ordnung|richtlinie|vereinbarung|handbuch)(?:es|s|en|e)?$"
 )
 _FEMININE: Final = regex.compile(r"(?i)(?:ung|richtlinie|V|VO|O)(?:en)?$")
+_ADJECTIVE: Final = regex.compile(r"^(\p{Lu}\p{Ll}+?(?:isch|lich|ig|al|ell|ein)?)(?:es|(?<=isch|lich|ig|al|ell|ein)e)$")
 _CUES: Final = (
     r"\b(?:im|ins|in\s+der|in\s+dem|nach\s+dem|nach\s+der|laut|gemäß|aus\s+dem|aus\s+der|des|der|dem)"
     r"|§§?\s*\d+\w*|Art\.?\s*\d+\w*"
@@ -49,8 +50,15 @@ def act_label(hit: Hit) -> str:
 
 
 def with_article(name: str) -> str:
-    """``im UWG``, ``in der Reisekostenrichtlinie``."""
-    return f"{'in der' if _FEMININE.search(name.split()[0]) else 'im'} {name}"
+    """``im UWG``, ``in der Reisekostenrichtlinie``, ``im Allgemeinen Gleichbehandlungsgesetz``: the article
+    follows the act's noun, and a leading adjective takes the dative ending."""
+    words = name.split()
+    if len(words) > 1 and _ADJECTIVE.match(words[0]) and words[1][:1].isupper():
+        words[0] = _ADJECTIVE.sub(r"\1en", words[0])
+        noun = words[1]
+    else:
+        noun = words[0]
+    return f"{'in der' if _FEMININE.search(noun) else 'im'} {' '.join(words)}"
 
 
 def named_acts(question: str, hits: Sequence[Hit]) -> list[str]:
