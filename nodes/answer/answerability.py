@@ -169,8 +169,13 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
     covers the question's other key content, and no top sentence of the named act covers it as well.
     """
     best = ranked[0]
+    top = ranked[:PREMISE_POOL]
+    # the best sentence may cover less: a premise question often words its matter loosely ("Monatsgehalt")
     pool = [
-        c for c in ranked[:PREMISE_POOL] if c.key_coverage >= PARTIAL_COVERAGE and c.score >= CLOSE_TO_BEST * best.score
+        c
+        for c in top
+        if c.key_coverage >= (RESCUED_COVERAGE if c is best else PARTIAL_COVERAGE)
+        and c.score >= CLOSE_TO_BEST * best.score
     ]
     found = first_premise_conflict(question, [c.text for c in pool])
     if found is not None:
@@ -179,12 +184,18 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
         return pool[index], PremiseCorrection(asked=conflict.asked.text, stated=conflict.stated.text, entry_id=entry)
     hits = list({c.hit.entry_id: c.hit for c in ranked}.values())
     for name in named_acts(question, hits):
-        if same_act(name, best.hit) or any(same_act(name, c.hit) for c in pool):
+        if same_act(name, best.hit):
             continue
         words = question_words(without_act(question, name))
+        weights = word_weights(words, ranked)
         keys = [w for w in words if w.key and not w.number]
-        covered = key_coverage(words, word_weights(words, ranked), [best.terms, best.header_terms])
+        covered = key_coverage(words, weights, [best.terms, best.header_terms])
         if len(keys) < MIN_PREMISE_KEYS or covered < PARTIAL_COVERAGE:
+            continue
+        # the named act's own sentences cover the matter as well: the ranking, not the question, is wrong
+        if any(
+            same_act(name, c.hit) and key_coverage(words, weights, [c.terms, c.header_terms]) >= covered for c in top
+        ):
             continue
         correction = PremiseCorrection(
             asked=with_article(name), stated=with_article(act_label(best.hit)), entry_id=best.hit.entry_id

@@ -90,12 +90,15 @@ class Quantity:
         return a is not None and b is not None and abs(a - b) <= SAME_LENGTH * max(abs(a), abs(b))
 
     def comparable(self, other: Quantity) -> bool:
-        """Same unit; lengths of time in different units only within one order of magnitude ("einem Jahr" and
-        "sechs Monaten" may be one period, "50 Jahren" and "30 Tage" are not)."""
+        """Same unit; lengths of time in different units only as plain lengths ("einem Jahr", not "einer
+        Fünftagewoche" or "30 Arbeitstage") within one order of magnitude ("einem Jahr" and "sechs Monaten" may
+        be one period, "50 Jahren" and "30 Tage" are not)."""
         if self.unit != other.unit:
             return False
         if self.written_in == other.written_in:
             return True
+        if self.noun != self.written_in or other.noun != other.written_in:
+            return False
         a, b = _value(self), _value(other)
         return a is not None and b is not None and min(a, b) > 0 and max(a, b) / min(a, b) <= SAME_ORDER
 
@@ -196,7 +199,7 @@ def _counted(
     if ordinal and lemma.endswith("lebensjahr"):
         return Quantity(surface, forms, "age")
     duration = _duration(lemma)
-    if duration is not None and not ordinal:
+    if duration is not None and not ordinal and not (article and lemma != duration[2]):
         kind, scale, base = duration
         following = tokens[tokens.index(unit_token) + 1 : tokens.index(unit_token) + 2]
         if base == "jahr" and following and following[0].text.casefold() == "alt":

@@ -88,6 +88,7 @@ PRODHAFT = hit(
         ("nach § 38 Abs. 2 und 3 sowie §§ 8, 9 und 13", []),
         ("Achten Sie darauf, einen Antrag zu stellen", []),
         ("einen Datenschutzbeauftragten benennen", []),
+        ("bei einer Fünftagewoche", []),
     ],
 )
 def test_quantities_read_numbers_with_what_they_count(text: str, expected: list[tuple[str, str, str]]) -> None:
@@ -129,6 +130,8 @@ def test_a_premise_is_contradicted_across_wording(question: str, sentence: str, 
         ("Gilt das seit 3 Wochen?", "Die Höchstgrenze beträgt 85 Millionen Euro."),
         ("Wie viele Urlaubstage habe ich mit 50 Jahren?", "Vollzeitkräfte erhalten 30 Arbeitstage Urlaub."),
         ("Was gilt ab 20 Personen?", "Die Frist beträgt 30 Tage."),
+        ("Wie viele Urlaubstage bei einer Fünftagewoche?", "In Vollzeit gibt es 30 Arbeitstage Urlaub."),
+        ("Gibt es vier Wochen Urlaub?", "In Vollzeit gibt es 30 Arbeitstage Urlaub."),
         # no quantity, or only references
         ("Wann verjähren die Ansprüche?", "Die Ansprüche verjähren in sechs Monaten."),
         ("Was regelt § 38 Absatz 2?", "Der Anspruch verjährt in drei Jahren."),
