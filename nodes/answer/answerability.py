@@ -164,7 +164,9 @@ def _choose(
 def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, PremiseCorrection] | None:
     """A false premise of the question and the sentence that corrects it.
 
-    A quantity: the first of the well-covering top sentences that contradicts it (none of them confirming it).
+    A quantity: the first of the well-covering top sentences (those of an act the question names first) that
+    contradicts it, none of them confirming it; below the top, a sentence fully about the question that gives
+    another value of the very noun asked.
     A named act: the question attributes the matter to an act other than the best sentence's, that sentence
     covers the question's other key content, and no top sentence of the named act covers it as well.
     """
@@ -177,13 +179,19 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
         if c.key_coverage >= (RESCUED_COVERAGE if c is best else PARTIAL_COVERAGE)
         and c.score >= CLOSE_TO_BEST * best.score
     ]
-    found = first_premise_conflict(question, [c.text for c in pool])
+    hits = list({c.hit.entry_id: c.hit for c in ranked}.values())
+    named = named_acts(question, hits)
+    pool.sort(key=lambda c: not any(same_act(name, c.hit) for name in named))  # the act the question names first
+    # further down, a sentence fully about the question may state the very thing asked ("vierzigste Lebensjahr")
+    further = [c for c in ranked[PREMISE_POOL:] if c.key_coverage >= FULL_COVERAGE]
+    searched = pool + further
+    found = first_premise_conflict(question, [c.text for c in searched], close=len(pool))
     if found is not None:
         index, conflict = found
-        entry = pool[index].hit.entry_id
-        return pool[index], PremiseCorrection(asked=conflict.asked.text, stated=conflict.stated.text, entry_id=entry)
-    hits = list({c.hit.entry_id: c.hit for c in ranked}.values())
-    for name in named_acts(question, hits):
+        entry = searched[index].hit.entry_id
+        correction = PremiseCorrection(asked=conflict.asked.text, stated=conflict.stated.text, entry_id=entry)
+        return searched[index], correction
+    for name in named:
         if same_act(name, best.hit):
             continue
         words = question_words(without_act(question, name))

@@ -312,12 +312,15 @@ def premise_conflict(question: str, sentence: str) -> PremiseConflict | None:
     return found[1] if found is not None else None
 
 
-def first_premise_conflict(question: str, sentences: Sequence[str]) -> tuple[int, PremiseConflict] | None:
+def first_premise_conflict(
+    question: str, sentences: Sequence[str], *, close: int | None = None
+) -> tuple[int, PremiseConflict] | None:
     """The first sentence (and the quantity) that contradicts a quantity of the question.
 
     A sentence contradicts an asked quantity when it gives a value of the same unit that agrees with nothing
     the question asks, and states the asked value nowhere. An asked quantity that some of the sentences
-    confirm is no premise ("3 Tage" in "18 Urlaubstage bei 3 Tagen pro Woche").
+    confirm is no premise ("3 Tage" in "18 Urlaubstage bei 3 Tagen pro Woche"). Sentences after the first
+    ``close`` ones contradict only with a value of the very noun asked about (or an age, head count, amount).
     """
     asked = quantities(question)
     stated = [quantities(s) for s in sentences]
@@ -326,7 +329,13 @@ def first_premise_conflict(question: str, sentences: Sequence[str]) -> tuple[int
         for premise in open_premises:
             if any(q.forms & premise.forms for q in found):
                 continue
-            others = [q for q in found if premise.comparable(q) and not any(a.agrees(q) for a in asked)]
+            others = [
+                q
+                for q in found
+                if premise.comparable(q)
+                and not any(a.agrees(q) for a in asked)
+                and (close is None or index < close or q.noun == premise.noun)
+            ]
             if others:
                 return index, PremiseConflict(premise, max(others, key=lambda q: _likeness(premise, q)))
     return None
