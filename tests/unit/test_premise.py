@@ -292,3 +292,41 @@ def test_mentioned_as_fact_sees_a_denial() -> None:
     assert mentioned_as_fact("Das steht im UWG [a].", "UWG")
     assert not mentioned_as_fact("Das steht nicht im UWG, sondern im BDSG [a].", "UWG")
     assert not mentioned_as_fact("Das regelt das Bundesdatenschutzgesetz [a].", "UWG")
+
+
+def test_the_correction_comes_from_the_act_the_question_names() -> None:
+    other = hit(
+        "UWG 2004 §11",
+        "Andere Ansprüche verjähren ohne Rücksicht auf die Kenntnis in drei Jahren von der Entstehung an.",
+        work="Gesetz gegen den unlauteren Wettbewerb",
+    )
+    question = "Ansprüche nach dem Produkthaftungsgesetz verjähren nach zwei Jahren, richtig?"
+    ranked = rank(question, candidates([other, PRODHAFT]), None)
+    _, premise, _, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "false_premise" and premise is not None and premise.entry_id == "ProdHaftG §12"
+
+
+def test_below_the_top_only_a_sentence_on_the_very_thing_asked_corrects() -> None:
+    filler = [
+        hit(f"GG Art{i}", f"Der Bundespräsident muss das Amt {manner} ausüben.", rank=i)
+        for i, manner in enumerate(["gewissenhaft", "gerecht", "neutral", "sorgsam", "treu", "klug", "ruhig"], 1)
+    ]
+    age = hit("GG Art54", "Der Bundespräsident muss das vierzigste Lebensjahr vollendet haben.", rank=9)
+    term = hit("GG Art99", "Der Bundespräsident wird für fünf Jahre gewählt.", rank=8)
+    question = "Man muss 35 sein, um Bundespräsident zu werden, oder?"
+    ranked = rank(question, candidates([*filler, term, age]), None)
+    assert "GG Art54" not in {c.hit.entry_id for c in ranked[:6]}
+    _, premise, _, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "false_premise" and premise is not None
+    assert (premise.asked, premise.stated, premise.entry_id) == ("35", "vierzigste Lebensjahr", "GG Art54")
+    question = "Bleibt der Bundespräsident 35 Monate im Amt?"
+    _, premise, _, _ = _choose(question, rank(question, candidates([*filler, term, age]), None), survey=False)
+    assert premise is None or premise.entry_id != "GG Art54"
+
+
+def test_the_validator_still_refuses_a_repeated_premise_number() -> None:
+    question = "Eine Firma braucht erst ab 50 Mitarbeitern einen Datenschutzbeauftragten, oder?"
+    repeated = "Ja, ab 50 Mitarbeitern ist ein Datenschutzbeauftragter zu benennen [BDSG 2018 §38]."
+    corrected = "Laut Wissensbasis nicht 50 Mitarbeitern, sondern 20 Personen [BDSG 2018 §38]."
+    assert any("falsche Annahme" in v and "50" in v for v in find_violations(repeated, question, [BDSG], [], POLICY))
+    assert not find_violations(corrected, question, [BDSG], [], POLICY)
