@@ -12,10 +12,10 @@ from nodes.answer.answerability import _choose
 from nodes.answer.evidence import candidates, rank
 from nodes.answer.extractive import build_extractive_answer
 from nodes.answer.premise import contradicting_values, first_premise_conflict, premise_conflict, quantities
-from nodes.answer.state import EvidenceSentence, ResolvedPolicy
+from nodes.answer.state import EvidenceSentence
 from nodes.answer.validate import find_violations
-from nodes.shared.strictness import DEFAULT_REFUSAL_MESSAGE, get_strictness_config
 from stores.kb.models import Hit
+from tests.unit.test_extractive_answers import POLICY
 
 
 def hit(entry_id: str, text: str, *, work: str = "Handbuch", rank: int = 1, **extra: Any) -> Hit:
@@ -261,18 +261,6 @@ def test_no_act_correction_when_the_named_acts_own_block_covers_the_question() -
     question = "Verjähren Unterlassungsansprüche nach dem UWG in sechs Monaten?"
     _, premise, _, _ = _choose(question, rank(question, candidates([PRODHAFT, UWG]), None), survey=False)
     assert premise is None
-
-
-POLICY = ResolvedPolicy(
-    bot_id=None,
-    kb_id="t",
-    strictness=get_strictness_config(3),
-    provider="ollama",
-    model="m",
-    refusal_message=DEFAULT_REFUSAL_MESSAGE,
-    disclaimer_message="",
-    uncertain_message="⚠ Unsicher.",
-)
 
 
 def test_the_validator_refuses_an_answer_that_repeats_a_wrong_act_as_fact() -> None:
