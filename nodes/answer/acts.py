@@ -77,7 +77,7 @@ def named_acts(question: str, hits: Sequence[Hit]) -> list[str]:
 
 def without_act(question: str, name: str) -> str:
     """The question without the act's name and the cue before it: what it says the act rules."""
-    return regex.sub(rf"(?i)(?:(?:{_CUES})\s+)?{regex.escape(name)}", " ", question)
+    return str(regex.sub(rf"(?i)(?:(?:{_CUES})\s+)?{regex.escape(name)}", " ", question))
 
 
 def same_act(name: str, hit: Hit) -> bool:

@@ -307,11 +307,6 @@ def _span(text: str, first: _Token, last: _Token) -> str:
     return text[first.start : last.end]
 
 
-def premise_conflict(question: str, sentence: str) -> PremiseConflict | None:
-    found = first_premise_conflict(question, [sentence])
-    return found[1] if found is not None else None
-
-
 def first_premise_conflict(
     question: str, sentences: Sequence[str], *, close: int | None = None
 ) -> tuple[int, PremiseConflict] | None:

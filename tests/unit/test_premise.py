@@ -11,7 +11,7 @@ from nodes.answer.acts import block_act, mentioned_as_fact, named_acts, same_act
 from nodes.answer.answerability import _choose
 from nodes.answer.evidence import candidates, rank
 from nodes.answer.extractive import build_extractive_answer
-from nodes.answer.premise import contradicting_values, first_premise_conflict, premise_conflict, quantities
+from nodes.answer.premise import PremiseConflict, contradicting_values, first_premise_conflict, quantities
 from nodes.answer.state import EvidenceSentence
 from nodes.answer.validate import find_violations
 from stores.kb.models import Hit
@@ -58,6 +58,11 @@ PRODHAFT = hit(
     title="§ 12 Verjährung",
     rank=3,
 )
+
+
+def premise_conflict(question: str, sentence: str) -> PremiseConflict | None:
+    found = first_premise_conflict(question, [sentence])
+    return found[1] if found is not None else None
 
 
 @pytest.mark.parametrize(
