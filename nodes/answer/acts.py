@@ -16,6 +16,7 @@ from typing import Final
 
 import regex
 
+from nodes.answer.evidence import shortens
 from stores.kb.models import Hit
 
 _SECTION_MARK: Final = regex.compile(r"\s+(?:§|Art\b|Artikel\b|Anhang\b|Anlage\b)\S*$")
@@ -145,15 +146,7 @@ def _abbreviates(abbreviation: str, name: str) -> bool:
     if len(parts) < 2 or sum(c.isupper() for c in abbreviation) < 2:
         return False
     target = "".join(w for w in _words(name.casefold()) if len(w) > 3 or w == name.casefold())
-    if not target.startswith(parts[0]):
-        return False
-    at = len(parts[0])
-    for part in parts[1:]:
-        at = target.find(part, at)
-        if at < 0:
-            return False
-        at += len(part)
-    return True
+    return shortens(parts, target)
 
 
 def _words(text: str) -> list[str]:
