@@ -126,29 +126,33 @@ def tool_call(name: str, args: dict[str, Any]) -> AIMessage:
     return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": "call-1"}])
 
 
+def planted_findings(issues: tuple[PlantedIssue, ...], prompt: str) -> dict[str, Any]:
+    """The ``record_finding`` arguments for one finding prompt: the planted issues found in its chunk, on the
+    preferred requirement if retrieval offered it, else the first offered one."""
+    ids, pages = allowed_ids(prompt), prompt_pages(prompt)
+    findings = []
+    for issue in issues:
+        page = next((n for n, text in pages.items() if (issue.anchor or issue.quote) in text), None)
+        if page is None:
+            continue
+        findings.append(
+            {
+                "requirement_id": issue.requirement if issue.requirement in ids else ids[0],
+                "exact_quote": issue.quote,
+                "page_number": issue.page or page,
+                "severity": issue.severity,
+                "confidence": issue.confidence,
+                "finding_text": issue.text,
+            }
+        )
+    return {"findings": findings}
+
+
 def reviewer(*issues: PlantedIssue, name: str = "scripted-reviewer") -> ScriptedChatModel:
-    """A finding model that reports the planted issues found in each chunk; the preferred requirement
-    if retrieval offered it, else the first offered one."""
+    """A finding model that reports the planted issues found in each chunk (:func:`planted_findings`)."""
 
     def answer(messages: list[BaseMessage]) -> AIMessage:
-        prompt = str(messages[1].content)
-        ids, pages = allowed_ids(prompt), prompt_pages(prompt)
-        findings = []
-        for issue in issues:
-            page = next((n for n, text in pages.items() if (issue.anchor or issue.quote) in text), None)
-            if page is None:
-                continue
-            findings.append(
-                {
-                    "requirement_id": issue.requirement if issue.requirement in ids else ids[0],
-                    "exact_quote": issue.quote,
-                    "page_number": issue.page or page,
-                    "severity": issue.severity,
-                    "confidence": issue.confidence,
-                    "finding_text": issue.text,
-                }
-            )
-        return tool_call("record_finding", {"findings": findings})
+        return tool_call("record_finding", planted_findings(issues, str(messages[1].content)))
 
     return ScriptedChatModel(script=[answer], repeat_last=True, model_name=name)
 
@@ -161,24 +165,26 @@ class CriticVerdict:
     note: str = "Zitat und Anforderung passen zusammen."
 
 
+def critic_verdict(verdicts: dict[str, CriticVerdict] | None, prompt: str) -> dict[str, Any]:
+    """The ``assess_finding`` arguments for one critic prompt, per quote (substring match); unknown quotes are
+    confirmed unchanged."""
+    quote = re.search(r'Zitat \(Seite \d+\): "(.*)"', prompt)
+    severity = re.search(r"Schwere laut Prüfer: (\w+)", prompt)
+    assert quote is not None and severity is not None, prompt
+    verdict = next((v for key, v in (verdicts or {}).items() if key in quote.group(1)), CriticVerdict())
+    return {
+        "supported": verdict.supported,
+        "severity": verdict.severity or severity.group(1),
+        "confidence": 0.9 if verdict.confidence is None else verdict.confidence,
+        "note": verdict.note,
+    }
+
+
 def critic(verdicts: dict[str, CriticVerdict] | None = None, *, name: str = "scripted-critic") -> ScriptedChatModel:
-    """A critic that answers per quote (substring match); unknown quotes are confirmed unchanged."""
+    """A critic that answers per quote (:func:`critic_verdict`)."""
 
     def answer(messages: list[BaseMessage]) -> AIMessage:
-        prompt = str(messages[1].content)
-        quote = re.search(r'Zitat \(Seite \d+\): "(.*)"', prompt)
-        severity = re.search(r"Schwere laut Prüfer: (\w+)", prompt)
-        assert quote is not None and severity is not None, prompt
-        verdict = next((v for key, v in (verdicts or {}).items() if key in quote.group(1)), CriticVerdict())
-        return tool_call(
-            "assess_finding",
-            {
-                "supported": verdict.supported,
-                "severity": verdict.severity or severity.group(1),
-                "confidence": 0.9 if verdict.confidence is None else verdict.confidence,
-                "note": verdict.note,
-            },
-        )
+        return tool_call("assess_finding", critic_verdict(verdicts, str(messages[1].content)))
 
     return ScriptedChatModel(script=[answer], repeat_last=True, model_name=name)
 

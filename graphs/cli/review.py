@@ -31,7 +31,12 @@ ApiKeyOption = Annotated[
     str | None,
     typer.Option("--api-key", envvar="BELEGT_API_KEY", help="API-Schlüssel (Prüfer oder Admin) für --server."),
 ]
-ReviewerOption = Annotated[str, typer.Option("--reviewer", help="Wer entscheidet (Name), wird protokolliert.")]
+ReviewerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--reviewer", help="Wer entscheidet (Name), wird protokolliert; mit --server zählt der Schlüssel des Servers."
+    ),
+]
 
 
 def _run(server: str | None, api_key: str | None, work: Any) -> Any:
@@ -101,7 +106,7 @@ def show(
 @app.command("approve")
 def approve(
     item_id: Annotated[str, typer.Argument()],
-    reviewer: ReviewerOption,
+    reviewer: ReviewerOption = None,
     server: ServerOption = None,
     api_key: ApiKeyOption = None,
 ) -> None:
@@ -112,7 +117,7 @@ def approve(
 @app.command("reject")
 def reject(
     item_id: Annotated[str, typer.Argument()],
-    reviewer: ReviewerOption,
+    reviewer: ReviewerOption = None,
     note: Annotated[str | None, typer.Option("--note", help="Begründung.")] = None,
     server: ServerOption = None,
     api_key: ApiKeyOption = None,
@@ -124,7 +129,7 @@ def reject(
 @app.command("edit")
 def edit(
     item_id: Annotated[str, typer.Argument()],
-    reviewer: ReviewerOption,
+    reviewer: ReviewerOption = None,
     answer: Annotated[str | None, typer.Option("--answer", help="Antwort: neuer Text mit Belegen [ID].")] = None,
     severity: Annotated[str | None, typer.Option("--severity", help="Befund: MAJOR, MINOR oder HINT.")] = None,
     quote: Annotated[str | None, typer.Option("--quote", help="Befund: wörtliches Zitat der Seite.")] = None,
@@ -140,20 +145,42 @@ def edit(
     _decide(item_id, {"action": "edit", "changes": changes}, reviewer, server, api_key)
 
 
-def _decide(item_id: str, fields: dict[str, Any], reviewer: str, server: str | None, api_key: str | None) -> None:
+def _decide(
+    item_id: str, fields: dict[str, Any], reviewer: str | None, server: str | None, api_key: str | None
+) -> None:
     """``fields``: a ReviewerDecision's action, note and changes (built here: the model loads on use)."""
     from nodes.shared.review import ReviewerDecision
 
-    if not reviewer.strip():
-        fail("--reviewer darf nicht leer sein.", code=2)
+    name = _served_reviewer(server, api_key, reviewer) if server else (reviewer or "").strip()
+    if not name:
+        fail("--reviewer fehlt: ohne --server wird der Name des Prüfers protokolliert.", code=2)
     decision = ReviewerDecision(**fields)
-    outcome: DecisionOutcome = _run(server, api_key, lambda inbox: inbox.decide(item_id, decision, reviewer.strip()))
+    outcome: DecisionOutcome = _run(server, api_key, lambda inbox: inbox.decide(item_id, decision, name))
     if not outcome.carried_out:
         errors.print(f"[bold red]Abgelehnt:[/] {escape(item_id)} bleibt offen.")
         for problem in outcome.problems:
             errors.print(f"  • {escape(problem)}")
         raise typer.Exit(1)
-    console.print(f"Entschieden: {escape(item_id)} · {decision.action} · {escape(reviewer)}")
+    console.print(f"Entschieden: {escape(item_id)} · {decision.action} · {escape(name)}")
+
+
+def _served_reviewer(server: str, api_key: str | None, typed: str | None) -> str:
+    """Who the server says the key is: the same name the server signs a resume with, so the decision log and
+    the graph's own record agree. A typed ``--reviewer`` that differs is noted and not used."""
+    import httpx
+
+    from graphs.server.auth import REVIEWER_PATH
+
+    try:
+        response = httpx.get(f"{server.rstrip('/')}{REVIEWER_PATH}", headers={"x-api-key": api_key or ""}, timeout=10)
+    except httpx.TransportError as exc:
+        fail(f"LangGraph-Server {server} nicht erreichbar: {exc or type(exc).__name__}")
+    if response.status_code != 200:
+        fail(f"Der Server nimmt diesen Schlüssel nicht als Prüfer an ({response.status_code}): {response.text.strip()}")
+    name = str(response.json()["reviewer"])
+    if typed and typed.strip() != name:
+        errors.print(f"Hinweis: --reviewer {escape(typed)} gilt nicht; es entscheidet der Schlüssel {escape(name)}.")
+    return name
 
 
 def print_request(request: dict[str, Any], *, title: str) -> None:

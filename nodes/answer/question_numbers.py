@@ -1,28 +1,16 @@
 """Whether a sentence states the numbers a question names: an answer that neither repeats nor corrects a number
 of the question („Ist das Weihnachtsgeld nur 40 %?" answered with the Nachtzuschlag) likely misses its point.
 
-A number is digits in any notation (``0,30`` ≡ ``0.30``) or a number word up to zwölf.
+Numbers are read as the premise check reads them (``premise.quantities``: digits in any notation, number words,
+no § references).
 """
 
 from __future__ import annotations
 
-from typing import Final
-
-import regex
-
-from nodes.answer.premise import NUMBER_WORDS
-from nodes.shared.citations import number_forms
-
-_NAMED_VALUE: Final = regex.compile(
-    r"(?<![\w.,])(\d+(?:[.,]\d+)*|" + "|".join(NUMBER_WORDS) + r")(?!\w)", regex.IGNORECASE
-)
+from nodes.answer.premise import quantities
 
 
 def values_stated(question: str, sentence: str) -> bool:
     """Every number the question names stands in the sentence too (true when it names none)."""
-    stated = frozenset().union(*_named_values(sentence))
-    return all(forms & stated for forms in _named_values(question))
-
-
-def _named_values(text: str) -> list[frozenset[str]]:
-    return [number_forms(NUMBER_WORDS.get(m.casefold(), m)) for m in _NAMED_VALUE.findall(text)]
+    stated = frozenset().union(*(q.forms for q in quantities(sentence)))
+    return all(q.forms & stated for q in quantities(question))

@@ -97,7 +97,8 @@ def hold_for_review(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict
 
 
 def review_answer(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[str, Any]:
-    """review: interrupt — pause until the reviewer decides (needs a checkpointer).
+    """review: interrupt — pause until the reviewer decides (needs a checkpointer); ``reviewed_by`` records who
+    (the response's ``reviewer``: on the served API the server writes the signed-in key there).
 
     The mode is chosen by the router, not here: a resumed run may come without the original context.
     """
@@ -106,10 +107,11 @@ def review_answer(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[s
     withheld = _withheld(state)
 
     def carry_out(decision: ReviewerDecision) -> dict[str, Any]:
+        signed = {"reviewed_by": decision.reviewer}
         if decision.action == "approve":
-            return {"bucket": "delivered", "review_decision": "approved", "confidence": 1.0}
+            return {"bucket": "delivered", "review_decision": "approved", "confidence": 1.0, **signed}
         if decision.action == "reject":
-            return {**withheld, "bucket": "refused", "review_decision": "rejected"}
+            return {**withheld, "bucket": "refused", "review_decision": "rejected", **signed}
         edited = str(decision.changes.get("answer", ""))
         problems = find_violations(
             edited, state["question_for_model"], state["context_blocks"], state["conflicts"], policy
@@ -122,6 +124,7 @@ def review_answer(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[s
             "bucket": "delivered",
             "review_decision": "edited",
             "confidence": 1.0,
+            **signed,
         }
 
     return decide(lambda problems: answer_review_request(state, threshold, problems), carry_out)

@@ -168,6 +168,7 @@ class AnswerOutput(TypedDict, total=False):
     low_score_action: LowScoreAction | None
     notices: list[str]
     review_decision: str | None
+    reviewed_by: str | None
     answer_features: AnswerFeatures
 
 

@@ -134,8 +134,8 @@ def route_finding(finding: RoutedFinding, decision: ReviewerDecision, edit: Find
 
 
 def signed_decision(decision: ReviewerDecision, **where: Any) -> tuple[ReviewerDecision, FindingEdit]:
-    """``checked_decision``, and a kept finding must name its reviewer (``HumanResponse.reviewer``; the server
-    fills it from the signed-in user): the audit trail stores who decided."""
+    """``checked_decision``, and a kept finding must name its reviewer (``HumanResponse.reviewer``; the served
+    API writes the key that resumed the run there): the audit trail stores who decided."""
     if decision.action != "reject" and not (decision.reviewer or "").strip():
         raise Refused([REVIEWER_MISSING])
     return checked_decision(decision, **where)

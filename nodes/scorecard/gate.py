@@ -64,7 +64,7 @@ def owner_decision(decision: ReviewerDecision) -> OwnerDecision:
     """The owner's release or rejection; refused when it cannot be one."""
     if decision.action == "edit":
         raise Refused(["Der Inhalt kann hier nicht bearbeitet werden: freigeben oder ablehnen."])
-    if not decision.reviewer:
+    if not decision.reviewer:  # in-process only: the served API signs every response with the resuming key
         raise Refused(['Wer entscheidet? Die Antwort braucht "reviewer" mit dem Namen des Marken-Owners.'])
     return OwnerDecision(approved=decision.action == "approve", owner=decision.reviewer, note=decision.note)
 

@@ -53,7 +53,9 @@ class EditedAction(BaseModel):
 
 
 class HumanResponse(BaseModel):
-    """LangGraph's response shape; ``reviewer`` is belegt's optional addition (names who decided)."""
+    """LangGraph's response shape; ``reviewer`` is belegt's optional addition (names who decided). On the served
+    API the server writes the signed-in key there (``graphs/server/auth.py``), so the Agent Inbox's plain
+    responses carry it too; in-process the caller names the reviewer."""
 
     type: Literal["accept", "ignore", "response", "edit"]
     args: None | str | EditedAction = None

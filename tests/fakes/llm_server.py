@@ -1,7 +1,9 @@
 """A loopback HTTP server that speaks enough of Ollama's and Mistral's APIs to drive their real clients.
 
 Every request is recorded (path + JSON body); replies come from a per-path script so tests can
-provoke streaming answers, ``done_reason: length``, HTTP errors, malformed JSON and slow answers.
+provoke streaming answers, ``done_reason: length``, HTTP errors, malformed JSON and slow answers. When the
+script for a path is empty, ``respond`` (if set) answers from the request itself: for graphs whose calls
+depend on the prompt (the scan asks once per chunk, then once per finding).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import json
 import threading
 import time
 from collections import defaultdict, deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -42,6 +44,7 @@ class FakeLLMServer:
     base_url: str = ""
     requests: list[RecordedRequest] = field(default_factory=list)
     script: dict[str, deque[Reply]] = field(default_factory=lambda: defaultdict(deque))
+    respond: Callable[[str, dict[str, Any]], Reply] | None = None  # (path, body) → reply once the script is empty
     embedding_dim: int = 16
     max_in_flight: int = 0  # the most requests that were open at the same time
     _in_flight: int = 0
@@ -50,9 +53,20 @@ class FakeLLMServer:
     def queue(self, path: str, *replies: Reply) -> None:
         self.script[path].extend(replies)
 
-    def next_reply(self, path: str) -> Reply:
+    def next_reply(self, path: str, body: dict[str, Any]) -> Reply:
         queued = self.script[path]
-        return queued.popleft() if queued else Reply(content="OK")
+        if queued:
+            return queued.popleft()
+        return self.respond(path, body) if self.respond is not None else Reply(content="OK")
+
+    @contextmanager
+    def responding(self, respond: Callable[[str, dict[str, Any]], Reply]) -> Iterator[None]:
+        """Answer with ``respond`` for the duration of the block (a module-wide fake serves other tests too)."""
+        self.respond = respond
+        try:
+            yield
+        finally:
+            self.respond = None
 
     def bodies(self, path: str) -> list[dict[str, Any]]:
         return [r.body for r in self.requests if r.path == path]
@@ -111,7 +125,7 @@ def _handler(server_state: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                     200, {"id": "e", "object": "list", "data": data, "model": body["model"], "usage": usage}
                 )
                 return
-            reply = server_state.next_reply(path)
+            reply = server_state.next_reply(path, body)
             with server_state.open_request(reply.hold_until_in_flight):
                 self._reply(path, body, reply)
 

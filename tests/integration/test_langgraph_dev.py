@@ -1,4 +1,6 @@
-"""``langgraph dev`` with auth from langgraph.json: run ``answer`` via langgraph_sdk with the development key."""
+"""``langgraph dev`` with auth from langgraph.json: the graphs and their review through langgraph_sdk, the CLI and
+the page, with the development key and keys from the key store. The server's default provider is Ollama (the
+scan takes it from the server), answered by a scripted fake; answer runs choose ``extractive`` per run."""
 
 from __future__ import annotations
 
@@ -12,19 +14,28 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
 from langgraph_sdk import get_client, get_sync_client
+from langgraph_sdk.schema import Command
+from typer.testing import CliRunner
 
+from graphs.cli.review import app as review_cli
 from graphs.review.inbox import ReviewInbox
 from graphs.review.served import ServedReviews
 from graphs.server.auth import REVIEW_COOKIE
 from nodes.shared.review import ReviewerDecision
+from stores.ingest.catalog import import_catalog
+from stores.ingest.documents import read_document
 from stores.ingest.kb import ingest_kb
 from stores.kb.store import KnowledgeBase
+from stores.scan.catalog import CatalogStore
+from stores.scan.clause_index import ClauseIndex
+from stores.scan.documents import DocumentStore
 from stores.settings import StoreSettings
+from stores.sql.api_keys import ApiKeyStore, Role
 from stores.sql.bots import BotStore
 from stores.sql.engine import open_database
 from stores.sql.reviews import ReviewStore
@@ -33,11 +44,22 @@ from stores.vector.qdrant import open_vector_engine
 from tests.brand_support import UNIVERSAL_JUDGEMENT, import_demo
 from tests.fakes.llm_server import FakeLLMServer, Reply, running_fake_llm_server
 from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, WEAK_CLAIM, write_kb_jsonl
+from tests.scan_support import (
+    DEMO,
+    DETECTION_LIMIT,
+    DOCTOR,
+    SENSITIVITY,
+    CriticVerdict,
+    allowed_ids,
+    critic_verdict,
+    planted_findings,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 DEV_KEY = "belegt-dev-test"
 DEV_BOT = "hr-dev"
 DEV_HEADERS = {"x-api-key": DEV_KEY}
+DEV_REVIEWER = "Entwicklung (Schlüssel dev)"  # the development key's label and id, as decisions record it
 STARTUP_TIMEOUT_S = 120
 
 
@@ -49,13 +71,15 @@ def _free_port() -> int:
 
 
 def _ingest(data_dir: Path) -> None:
-    """Fill the embedded stores the server will open (KB, demo brand DNA)."""
+    """Fill the embedded stores the server will open (KB, demo brand DNA, demo scan catalogue)."""
     settings = StoreSettings(data_dir=data_dir, embedder="none")
     database = open_database(settings.resolved_database_url)
     import_demo(database)
     engine = open_vector_engine(settings)
     kb = KnowledgeBase.from_settings(settings, engine=engine, database=database, embedder=create_embedder(settings))
     ingest_kb(write_kb_jsonl(data_dir), KB_ID, kb=kb, default_id_pattern=ID_PATTERN, chunk_chars=1500)
+    clauses = ClauseIndex.from_settings(settings, engine=engine, embedder=None)
+    import_catalog(DEMO / "katalog.yaml", catalogs=CatalogStore(database), clauses=clauses)
     BotStore(database).create(DEV_BOT, name=DEV_BOT, kb_id=KB_ID)
     engine.close()
     database.dispose()
@@ -83,7 +107,7 @@ def server_url(data_dir: Path, fake_llm: FakeLLMServer) -> Iterator[str]:
         **os.environ,
         "BELEGT_DATA_DIR": str(data_dir),
         "BELEGT_EMBEDDER": "none",
-        "BELEGT_LLM_PROVIDER": "extractive",
+        "BELEGT_LLM_PROVIDER": "ollama",
         "BELEGT_DEV_API_KEY": DEV_KEY,
         "BELEGT_DEV_BOT": DEV_BOT,
         "OLLAMA_BASE_URL": fake_llm.base_url,
@@ -121,7 +145,7 @@ def server_url(data_dir: Path, fake_llm: FakeLLMServer) -> Iterator[str]:
 
 
 QUESTION = {"question": "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?"}
-CONTEXT: dict[str, Any] = {"kb_id": KB_ID, "strictness": 3}
+CONTEXT: dict[str, Any] = {"kb_id": KB_ID, "strictness": 3, "provider": "extractive"}
 
 
 @pytest.mark.slow
@@ -190,7 +214,128 @@ def test_pending_interrupt_is_listed_and_resolved_through_the_inbox(
     final = get_sync_client(url=server_url, api_key=DEV_KEY).threads.get(thread_id)
     values = final["values"]
     assert isinstance(values, dict) and final["status"] == "idle"
-    assert values["validation"]["owner_decision"]["owner"] == "Eva Brandt"
+    assert values["validation"]["owner_decision"]["owner"] == DEV_REVIEWER  # the key that resumed, not a typed name
+    database.dispose()
+
+
+def _key(data_dir: Path, role: Role, label: str) -> str:
+    database = open_database(StoreSettings(data_dir=data_dir).resolved_database_url)
+    try:
+        return ApiKeyStore(database).create(DEV_BOT, role, label=label)[1]
+    finally:
+        database.dispose()
+
+
+@pytest.mark.slow
+def test_an_agent_inbox_response_releases_the_owner_gate_as_the_signed_in_key(
+    server_url: str, data_dir: Path, fake_llm: FakeLLMServer
+) -> None:
+    """The Agent Inbox sends only ``{"type", "args"}``: on the served API the key that resumes is the owner."""
+    thread_id = _paused_scorecard(server_url, fake_llm)
+    accept = Command(resume=[{"type": "accept", "args": None}])
+    asker = get_sync_client(url=server_url, api_key=_key(data_dir, "user", "Fragesteller"))
+    with pytest.raises(httpx.HTTPStatusError) as refused:  # a user key cannot release (its own) content
+        asker.runs.wait(thread_id, "scorecard", command=accept)
+    assert refused.value.response.status_code in (403, 404)  # 404: a user key does not even see the dev thread
+    reviewer_key = _key(data_dir, "reviewer", "Eva Brandt")
+    reviewer = get_sync_client(url=server_url, api_key=reviewer_key)
+    impostor = Command(resume=[{"type": "accept", "args": None, "reviewer": "Chefin"}])
+    values = reviewer.runs.wait(thread_id, "scorecard", command=impostor)
+    assert isinstance(values, dict) and values["validation"]["status"] == "PASS"
+    key_id = reviewer_key.split("_")[1]
+    assert values["validation"]["owner_decision"] == {
+        "approved": True,
+        "owner": f"Eva Brandt (Schlüssel {key_id})",  # the signed-in key; the typed name does not count
+        "note": None,
+    }
+    assert reviewer.threads.get(thread_id)["status"] == "idle"
+
+
+@pytest.mark.slow
+def test_a_user_key_cannot_decide_a_review_even_on_its_own_thread(server_url: str, data_dir: Path) -> None:
+    asker = get_sync_client(url=server_url, api_key=_key(data_dir, "user", "Fragesteller"))
+    thread_id = asker.threads.create()["thread_id"]
+    with pytest.raises(httpx.HTTPStatusError) as refused:
+        asker.runs.wait(thread_id, "answer", command=Command(resume=[{"type": "accept", "args": None}]))
+    assert refused.value.response.status_code == 403 and "reviewers_only" in refused.value.response.text
+
+
+SCAN_ISSUES = (SENSITIVITY, DETECTION_LIMIT, DOCTOR)
+SCAN_DOUBT = {  # two findings under the 0.70 threshold: one for the CLI, one for the page
+    "Nachweisgrenze": CriticVerdict(confidence=0.6, note="Wert fehlt vielleicht nur hier."),
+    "Arztbesuch": CriticVerdict(confidence=0.65),
+}
+
+
+def scripted_scan(path: str, body: dict[str, Any]) -> Reply:
+    """The scan's two Ollama models, per prompt: planted findings per chunk, the critic per finding (JSON mode)."""
+    prompt = str(body["messages"][1]["content"])
+    if allowed_ids(prompt):
+        return Reply(content=json.dumps(planted_findings(SCAN_ISSUES, prompt)))
+    return Reply(content=json.dumps(critic_verdict(SCAN_DOUBT, prompt)))
+
+
+@pytest.mark.slow
+def test_uncertain_scan_findings_are_decided_through_the_cli_and_the_page_and_audited(
+    server_url: str, data_dir: Path, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database = open_database(StoreSettings(data_dir=data_dir).resolved_database_url)
+    document = DocumentStore(database).store(read_document(DEMO / "produktinfo.md"))
+    client = get_sync_client(url=server_url, api_key=DEV_KEY)
+    thread_id = client.threads.create()["thread_id"]
+    scan = {"scan_id": "served-scan", "document_id": document.id}
+    with fake_llm.responding(scripted_scan):
+        client.runs.wait(thread_id, "scan", input=scan, context={"review": "interrupt"})
+    assert client.threads.get(thread_id)["status"] == "interrupted"
+
+    monkeypatch.setenv("BELEGT_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("COLUMNS", "250")  # the table keeps the whole ID and reason on one line
+    served = ["--server", server_url, "--api-key", DEV_KEY]
+    cli = CliRunner()
+    listing = cli.invoke(review_cli, ["list", "--graph", "scan", *served])
+    assert listing.exit_code == 0, listing.output
+    assert f"live:{thread_id}" in listing.output and "Konfidenz 0.60 liegt unter der Schwelle 0.70" in listing.output
+    item = f"live:{thread_id}"
+    shown = cli.invoke(review_cli, ["show", item, *served])
+    assert "Die Nachweisgrenze ist sehr niedrig" in shown.output and "Wert fehlt vielleicht nur hier." in shown.output
+
+    edit = ["edit", item, "--severity", "MINOR", *served]
+    invented = cli.invoke(review_cli, [*edit, "--quote", "Die Nachweisgrenze ist winzig"])
+    assert invented.exit_code == 1  # the database's quote check refuses a quote that is not on the page
+    assert "Zitat abgelehnt: Zitat steht nicht wörtlich auf der angegebenen Seite" in " ".join(invented.output.split())
+    assert client.threads.get(thread_id)["status"] == "interrupted"
+    decided = cli.invoke(review_cli, [*edit, "--quote", "Nachweisgrenze ist sehr niedrig", "--reviewer", "Eva Prüfer"])
+    assert decided.exit_code == 0, decided.output
+    assert "es entscheidet der Schlüssel" in " ".join(decided.output.split())  # the server names the reviewer
+
+    # the run pauses again for the second finding: the page lists it, shows it and dismisses it
+    listing_page = httpx.get(f"{server_url}/review?graph=scan", headers=DEV_HEADERS)
+    assert listing_page.status_code == 200 and item in listing_page.text
+    shown_page = httpx.get(f"{server_url}/review/items/{item}", headers=DEV_HEADERS)
+    assert "Mit CoviQuick sparen Sie sich den Arztbesuch." in shown_page.text
+    dismissed = httpx.post(
+        f"{server_url}/review/items/{item}/decision",
+        data={"action": "reject", "note": "kein Befund"},
+        headers=DEV_HEADERS,
+    )
+    assert dismissed.status_code == 303 and "entschieden" in dismissed.headers["location"]
+
+    final = client.threads.get(thread_id)
+    report = cast(dict[str, Any], final["values"])["report"]
+    assert final["status"] == "idle" and report["human_review"] == []
+    assert [(f["exact_quote"], f["human_reviewed"], f["reviewed_by"]) for f in report["findings"]["MINOR"]] == [
+        ("Nachweisgrenze ist sehr niedrig", True, DEV_REVIEWER)  # the key that resumed the run
+    ]
+    assert report["counts"]["dismissed_in_review"] == 1
+    assert [f["exact_quote"] for f in report["findings"]["MAJOR"]] == ["Sensitivität: 96,4 %"]
+    decisions = {d.action: d for d in ReviewStore(database).decisions() if d.item_id.startswith(item)}
+    assert decisions.keys() == {"edit", "reject"}
+    edited, rejected = decisions["edit"], decisions["reject"]
+    assert (edited.graph, edited.action, edited.reviewer) == ("scan", "edit", DEV_REVIEWER)  # as the graph says
+    assert edited.before["exact_quote"] == "Die Nachweisgrenze ist sehr niedrig"
+    assert edited.after["changes"] == {"severity": "MINOR", "exact_quote": "Nachweisgrenze ist sehr niedrig"}
+    assert (rejected.action, rejected.reviewer, rejected.note) == ("reject", DEV_REVIEWER, "kein Befund")
+    assert rejected.before["exact_quote"] == "Mit CoviQuick sparen Sie sich den Arztbesuch."
     database.dispose()
 
 

@@ -18,10 +18,11 @@ import httpx
 import pytest
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
+from langgraph_sdk.schema import Command
 
 from evals.bench.served import ServedApi, bot_with_keys, ingest_into
 from tests.fakes.llm_server import FakeLLMServer, Reply, running_fake_llm_server
-from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, write_kb_jsonl
+from tests.graph.answer_fixtures import ID_PATTERN, KB_ID, WEAK_CLAIM, write_kb_jsonl
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 
@@ -229,6 +230,50 @@ def test_a_live_sample_of_random_cross_tenant_attempts_is_refused(tenants: Tenan
             assert denied.value.response.status_code in (403, 429)
     for name, thread_id in owned.items():
         assert tenants.client(name).runs.list(thread_id) == []  # no refused attempt left a run behind
+
+
+def _paused_answer(tenants: Tenants, fake_llm: FakeLLMServer) -> str:
+    """A user's answer that the critic doubts, paused for review; returns its thread id."""
+    critic = {"verdict": "partially", "confidence": 0.4, "reason": "Auszahlung steht nicht im Block."}
+    fake_llm.queue("/api/chat", Reply(content=WEAK_CLAIM), Reply(content=json.dumps(critic)))
+    asker = tenants.client("a_user")
+    thread_id = str(asker.threads.create()["thread_id"])
+    question = {"question": "Kann ich Urlaub auszahlen lassen?"}
+    asker.runs.wait(thread_id, "answer", input=question, context={"provider": "ollama", "review": "interrupt"})
+    assert asker.threads.get(thread_id)["status"] == "interrupted"
+    return thread_id
+
+
+def test_the_review_page_serves_on_the_production_runtime(tenants: Tenants, fake_llm: FakeLLMServer) -> None:
+    """Sign in at /review/login, see a paused answer of the bot and release it: the custom app on this runtime."""
+    thread_id = _paused_answer(tenants, fake_llm)
+    asker = tenants.client("a_user")
+    with httpx.Client(base_url=tenants.url) as browser:
+        assert browser.get("/review/login").status_code == 200
+        assert browser.post("/review/login", data={"key": tenants.keys["a_user"]}).status_code == 401
+        assert browser.post("/review/login", data={"key": tenants.keys["a_reviewer"]}).status_code == 303
+        listing = browser.get("/review?graph=answer")
+        assert listing.status_code == 200 and f"live:{thread_id}" in listing.text
+        decided = browser.post(f"/review/items/live:{thread_id}/decision", data={"action": "approve"})
+        assert decided.status_code == 303 and "entschieden" in decided.headers["location"]
+    values = cast(dict[str, Any], asker.threads.get(thread_id)["values"])
+    key_id = tenants.keys["a_reviewer"].split("_")[1]
+    assert (values["bucket"], values["review_decision"]) == ("delivered", "approved")
+    assert values["reviewed_by"] == f"Schlüssel {key_id}"  # the signed-in key (this one has no label)
+
+
+def test_an_agent_inbox_accept_is_signed_by_the_reviewer_key_and_a_user_key_cannot_resume(
+    tenants: Tenants, fake_llm: FakeLLMServer
+) -> None:
+    thread_id = _paused_answer(tenants, fake_llm)
+    accept = Command(resume=[{"type": "accept", "args": None, "reviewer": "Chefin"}])
+    with pytest.raises(httpx.HTTPStatusError) as refused:
+        tenants.client("a_user").runs.wait(thread_id, "answer", command=accept)  # the asker's own thread
+    assert refused.value.response.status_code == 403 and "reviewers_only" in refused.value.response.text
+    values = tenants.client("a_reviewer").runs.wait(thread_id, "answer", command=accept)
+    key_id = tenants.keys["a_reviewer"].split("_")[1]
+    assert isinstance(values, dict) and (values["bucket"], values["review_decision"]) == ("delivered", "approved")
+    assert values["reviewed_by"] == f"Schlüssel {key_id}"  # the key, not the name typed into the response
 
 
 def test_a_provider_timeout_ends_in_the_refusal_output_not_a_crashed_run(

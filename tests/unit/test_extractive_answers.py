@@ -19,7 +19,6 @@ from nodes.answer.evidence import (
     shortens,
 )
 from nodes.answer.extractive import build_extractive_answer, cite, stands
-from nodes.answer.premise import contradicting_values, premise_conflict, quantities
 from nodes.answer.state import AnswerFeatures, EvidenceSentence, PremiseCorrection, ResolvedPolicy
 from nodes.answer.validate import find_violations
 from nodes.shared.citations import cited_ids
@@ -126,17 +125,6 @@ def features(**values: Any) -> AnswerFeatures:
 def test_gate(values: dict[str, Any], min_score: float, embedder: str | None, expected: str) -> None:
     found = features(**values)
     assert gate(found.outcome, found, min_score, embedder) == expected
-
-
-def test_premise_conflict_needs_the_same_unit_and_another_value() -> None:
-    sentence = "Die Höchstgrenze für Personenschäden beträgt 85 Millionen Euro."
-    conflict = premise_conflict("Ist die Haftung bei 50 Millionen Euro gedeckelt?", sentence)
-    assert conflict is not None and (conflict.asked.text, conflict.stated.text) == ("50 Millionen", "85 Millionen")
-    assert premise_conflict("Ist die Haftung bei 85 Millionen Euro gedeckelt?", sentence) is None
-    assert premise_conflict("Gilt das seit 3 Wochen?", sentence) is None
-    assert contradicting_values("Die Ausbildung dauert zwei Jahre.", "Die Ausbildung dauert drei Jahre.")
-    assert not contradicting_values("Sie dauert 2 Jahre.", "Sie dauert zwei Jahre und 3 Monate.")
-    assert [q.unit for q in quantities("Seit 2019 gilt 28,5 % für 3 Tage.")] == ["year", "prozent", "tag"]
 
 
 POLICY = ResolvedPolicy(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from graphs.server.auth import signed_resume
 from nodes.shared.review import Refused, ReviewerDecision, human_response, review_request, reviewer_decision
 
 
@@ -49,3 +50,14 @@ def test_request_has_the_human_interrupt_keys() -> None:
         "config": {"allow_ignore": True, "allow_respond": True, "allow_edit": False, "allow_accept": True},
         "description": "### Grund",
     }
+
+
+def test_the_server_signs_every_response_of_a_resume_with_the_key_over_a_typed_name() -> None:
+    eva = "Eva Brandt (Schlüssel k1)"
+    typed = {"type": "accept", "args": None, "reviewer": "Chefin"}
+    plain = {"type": "ignore", "args": None}  # what the Agent Inbox sends
+    assert signed_resume([typed], eva) == [typed | {"reviewer": eva}]
+    assert signed_resume(plain, eva) == plain | {"reviewer": eva}
+    assert signed_resume({"interrupt-1": [plain]}, eva) == {"interrupt-1": [plain | {"reviewer": eva}]}
+    assert signed_resume("ja", eva) == "ja"  # not a response: the graph refuses it and asks again
+    assert reviewer_decision(signed_resume([plain], eva)) == ReviewerDecision(action="reject", reviewer=eva)

@@ -51,7 +51,7 @@ def test_the_launcher_allows_only_studio_and_grants_no_private_network() -> None
     assert env["ALLOW_PRIVATE_NETWORK"] == "false" and env["LANGGRAPH_RUNTIME_EDITION"] == "inmem"
     assert json.loads(env["LANGGRAPH_AUTH"]) == CONFIG["auth"] and CONFIG["auth"]["disable_studio_auth"] is True
     assert env["HTTP_MAX_REQUEST_BODY_BYTES"] == str(ServerSettings().server_max_body_bytes)
-    assert json.loads(env["LANGGRAPH_HTTP"]) == CONFIG["http"]  # the review page is served embedded
+    assert json.loads(env["LANGGRAPH_HTTP"]) == CONFIG["http"]  # the review page
 
 
 def test_production_needs_postgresql_and_refuses_the_development_key(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -60,9 +60,7 @@ def test_production_needs_postgresql_and_refuses_the_development_key(monkeypatch
     monkeypatch.setenv("BELEGT_DATABASE_URL", "postgresql://u@h/db")
     env = server_environment(Settings(), CONFIG, "production")
     assert env["LANGGRAPH_RUNTIME_EDITION"] == "pg" and env["DATABASE_URI"] == "postgresql://u@h/db"
-    assert (
-        "app" not in json.loads(env["LANGGRAPH_HTTP"]) and json.loads(env["LANGGRAPH_HTTP"])["enable_custom_route_auth"]
-    )
+    assert json.loads(env["LANGGRAPH_HTTP"]) == CONFIG["http"]  # the review page on this runtime too
     monkeypatch.setenv("BELEGT_DEV_API_KEY", "belegt-dev")
     with pytest.raises(LaunchError, match="BELEGT_DEV_API_KEY"):
         server_environment(Settings(), CONFIG, "production")
