@@ -97,6 +97,9 @@ def assess_answerability(
     covered = key_coverage(words, word_weights(words, found), [t for c in evidence for t in (c.terms, c.header_terms)])
     best = ranked[0] if ranked else None
     cosines = sorted((c.cosine for c in ranked if c.cosine is not None), reverse=True)
+    # a block declared in conflict with the best one is no rival: the answer shows both sides
+    sides = {i for k in state.get("conflicts", []) if best and best.hit.entry_id in k.ids for i in k.ids}
+    rivals = [c for c in ranked if c.hit.entry_id not in sides or c.hit.entry_id == ranked[0].hit.entry_id]
     features = AnswerFeatures(
         outcome=outcome,
         key_terms=len(keys),
@@ -108,7 +111,7 @@ def assess_answerability(
         blocks_used=len({c.hit.entry_id for c in evidence}),
         contradiction=outcome == "answerable" and not survey and not by_part and _contradiction(evidence),
         best_lexical=round(best.lexical, 4) if best else 0.0,
-        score_margin=round(lead(ranked), 4),
+        score_margin=round(lead(rivals), 4),
         similarity_margin=round(cosines[0] - cosines[1], 4) if len(cosines) > 1 else 0.0,
         most_similar=best is not None and bool(cosines) and best.cosine == cosines[0],
         sentence_relevance=round(best.hit.score, 4) if best else 0.0,
