@@ -116,7 +116,8 @@ def assess_answerability(
         most_similar=best is not None and bool(cosines) and best.cosine == cosines[0],
         sentence_relevance=round(best.hit.score, 4) if best else 0.0,
         value_answered=best is not None and best.gives_type is not False,
-        premise_settled=outcome == "false_premise" or (best is not None and values_stated(question, best.text)),
+        premise_settled=outcome == "false_premise"
+        or (best is not None and values_stated(question, ". ".join([best.hit.title, *(c.text for c in evidence)]))),
     )
     outcome = gate(
         outcome, features, policy.strictness.min_score, services.embedder.name if services.embedder else None

@@ -11,7 +11,8 @@ The calibrator computes no features of its own: it reads what ``assess_answerabi
 - ``sentence_relevance``: the calibrated retrieval relevance of the best sentence's block;
 - ``value_answered``: 0 when the question asks for a kind of value („Wie lange" → a duration) and the best
   sentence gives none;
-- ``premise_settled``: 0 when the question names a number that the best sentence neither states nor corrects.
+- ``premise_settled``: 0 when the question names a number that neither the answer's sentences nor the best
+  sentence's block title state and the answer does not correct it.
 
 Among the answers the gate lets through, key coverage and the best sentence's absolute rank score hardly
 separate right from wrong answers (ROC AUC 0.44-0.76 per dev set); the margins and the best sentence's own

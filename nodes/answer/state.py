@@ -94,7 +94,8 @@ class AnswerFeatures(Frozen):
     ``sentence_relevance``: the calibrated retrieval relevance of the best sentence's block;
     ``value_answered``: false when the question asks for a kind of value („Wie lange" → a duration, see
     ``answer_type``) and the best sentence gives none; ``premise_settled``: every number the question names
-    stands in the best sentence, or the answer corrects it."""
+    stands in the answer's sentences or the best sentence's block title („Mitarbeiterprämie 2026"), or the
+    answer corrects it."""
 
     outcome: Answerability
     key_terms: int
