@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ from graphs.settings import Settings, load_settings
 from nodes.answer.confidence import FEATURES, ConfidenceModel, confidence_features
 from nodes.answer.context import AnswerContext
 from nodes.answer.critique import claim_support
+from nodes.answer.state import AnswerFeatures
 from stores.ingest.mapping import read_mapping_file
 
 CONFIDENCE_FILE = REPO_ROOT / "nodes" / "answer" / "confidence.json"
@@ -56,6 +57,8 @@ class Row:
     label: bool
     support: float = 1.0
     """The critic's claim score offline (deterministic 1.0, unconfirmed 0.5): the confidence is p × support."""
+    measured: dict[str, float] = field(default_factory=dict)
+    """Every number the gate measured (the model's features and the others), for the univariate report."""
 
 
 class _Quiet:
@@ -86,8 +89,13 @@ def _answers(
                 yield (
                     ref | {"question": question},
                     answer,
-                    Row(features, False, claim_support(output.get("claims", []))),
+                    Row(features, False, claim_support(output.get("claims", [])), measured(output["answer_features"])),
                 )
+
+
+def measured(features: AnswerFeatures) -> dict[str, float]:
+    """The gate's numeric and yes/no measurements (a missing cosine left out)."""
+    return {name: float(value) for name, value in features.model_dump().items() if isinstance(value, int | float)}
 
 
 def question_rows(name: str, data_dir: Path, settings: Settings) -> list[Row]:
@@ -127,8 +135,10 @@ def xquad_rows(data_dir: Path, settings: Settings, limit: int | None) -> list[Ro
 
 
 def fit(sets: dict[str, list[Row]]) -> dict[str, float]:
+    """Every dataset weighs the same; a feature that never varies (a cosine without a dense embedder) is left out."""
     rows = [r for rs in sets.values() for r in rs]
     columns = {n: np.array([r.features[n] for r in rows]) for n in FEATURES}
+    columns = {n: column for n, column in columns.items() if np.ptp(column) > 0}
     labels = np.array([r.label for r in rows], dtype=float)
     weights = np.concatenate([np.full(len(rs), len(rows) / (len(sets) * len(rs))) for rs in sets.values()])
     return monotone_fit(columns, labels, weights=weights)
@@ -144,9 +154,35 @@ def figures(model: dict[str, float], rows: Sequence[Row]) -> dict[str, float]:
         "correct": len(positives),
         "roc_auc": roc_auc(positives, negatives),
         "ece": expected_calibration_error(predicted, labels),
+        "ece_5_bins": expected_calibration_error(predicted, labels, bins=5),
+        "ece_if_calibrated": chance_ece(predicted),
         "below_0.70_incorrect": round(sum(p < 0.70 for p in negatives) / len(negatives), 4) if negatives else 0.0,
         "below_0.70_correct": round(sum(p < 0.70 for p in positives) / len(positives), 4) if positives else 0.0,
     }
+
+
+def univariate(rows: Sequence[Row]) -> dict[str, float]:
+    """ROC AUC of each measurement alone for right against wrong answers (0.5: no separation)."""
+    names = sorted({n for r in rows for n in r.measured})
+    found = {}
+    for name in names:
+        scored = [(r.measured[name], r.label) for r in rows if name in r.measured]
+        found[name] = round(roc_auc([v for v, y in scored if y], [v for v, y in scored if not y]), 3)
+    return found
+
+
+def chance_ece(predicted: Sequence[float], *, draws: int = 500) -> float:
+    """The median ECE (10 bins) of a perfectly calibrated model with these probabilities on this many answers:
+    labels drawn from the probabilities themselves. On ~40 answers it is far from 0, so an ECE near it is as
+    good as the sample can show."""
+    if not predicted:
+        return float("nan")
+    rng = np.random.default_rng(0)
+    found = [
+        expected_calibration_error(predicted, list(rng.uniform(size=len(predicted)) < np.array(predicted)))
+        for _ in range(draws)
+    ]
+    return round(float(np.median(found)), 4)
 
 
 def confidence_report(sets: dict[str, list[Row]]) -> dict[str, Any]:
@@ -157,6 +193,7 @@ def confidence_report(sets: dict[str, list[Row]]) -> dict[str, Any]:
         datasets[name] = {
             "fit": figures(model, rows),
             "left_out": figures(fit(others), rows) if others else None,
+            "univariate_roc_auc": univariate(rows),
         }
     return {"model": model, "datasets": datasets}
 
@@ -178,7 +215,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.write:
         description = (
             f"Answer confidence (nodes/answer/confidence.py): monotone logistic model of {', '.join(FEATURES)} "
-            "(features dropped where their weight came out negative; times the critic's claim support), one per "
+            "(features dropped where their weight came out negative or that never vary; times the critic's claim "
+            "support), one per "
             f"embedder, fitted by evals/bench/confidence.py on {', '.join(sets)} (dev splits)."
         )
         models = json.loads(CONFIDENCE_FILE.read_text(encoding="utf-8"))["models"] | {

@@ -1,8 +1,9 @@
 """The no-LLM answer: the chosen KB sentences verbatim, each cited, the direct fact first.
 
-Each source's Stand is given once, after the sentences. A false premise opens with its correction; sentences
-whose values disagree are shown under ⚠; declared conflicts get their neutral sides; missing context ends the
-answer with the follow-up question (added by ``finalize_answer`` after any notice).
+Each source's Stand is given once, after the sentences, and each date once with the ids it holds for. A false
+premise opens with its correction; sentences whose values disagree are shown under ⚠; declared conflicts get
+their neutral sides; missing context ends the answer with the follow-up question (added by ``finalize_answer``
+after any notice).
 """
 
 from __future__ import annotations
@@ -51,12 +52,19 @@ def build_extractive_answer(
             lines += ["", CONFLICT_NOTICE.format(topic=conflict.topic)]
             lines += [conflict_side_line(conflict, i) for i in conflict.ids]
             used += [i for i in conflict.ids if i not in used]
-    stands = ", ".join(f"{by_id[i].stand} [{i}]" for i in used if i in by_id)
-    lines += ["", STAND_LINE.format(stands=stands)]
+    lines += ["", STAND_LINE.format(stands=stands([by_id[i] for i in used if i in by_id]))]
     unofficial = [i for i in used if i in by_id and not by_id[i].official]
     if unofficial:
         lines.append(NON_OFFICIAL_NOTICE.format(ids=", ".join(f"[{i}]" for i in unofficial)))
     return "\n".join(lines)
+
+
+def stands(sources: Sequence[Hit]) -> str:
+    """Each date once with the ids it holds for: ``2022-03 [GG Art95, GG Art94], 2026-01 [lb-url-01]``."""
+    by_stand: dict[str, list[str]] = {}
+    for hit in sources:
+        by_stand.setdefault(hit.stand, []).append(hit.entry_id)
+    return ", ".join(f"{stand} [{', '.join(ids)}]" for stand, ids in by_stand.items())
 
 
 def cite(sentence: str, entry_id: str) -> str:

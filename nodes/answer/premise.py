@@ -1,12 +1,19 @@
 """Quantities in questions and KB sentences: false premises ("nur 25 Urlaubstage" when the KB says 30) and
 sentences that give different values for the same thing.
 
-A quantity is a number (digits or a number word up to zwölf) with the word after it as its unit, reduced to
-the unit's head (``Urlaubstage`` and ``Arbeitstage`` are both days); a year on its own has the unit ``year``.
+A quantity is a number with what it counts. Numbers are digits (``500 000``, ``28,5``), number words
+(``vierzig``, ``einundzwanzig``), ordinals (``vierzigste``, ``3.``), multiplicatives (``dreimal``) and dates
+(``31. März``). What a number counts is the noun after it (``40-Stunden-Woche``: Stunden), reduced to a unit
+that compares across wording: durations of the calendar (Jahr, Monat, Woche, Tag and compounds ending so:
+``Urlaubstage``) and of the clock (Stunde, Minute) compare by length (``einem Jahr`` ≠ ``sechs Monaten``),
+people by head count (``Mitarbeiter`` = ``Personen``), ``%`` = ``Prozent`` = ``vom Hundert``, ``€`` = ``Euro``
+(``85 Millionen Euro`` is 85 000 000 euro). An ordinal Lebensjahr and a bare number one is (``35 sein``) are an
+age. Other nouns compare by their head; a year on its own has the unit ``year``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -15,26 +22,85 @@ import regex
 from nodes.shared.citations import number_forms
 from stores.vector.analyzer import analyze
 
-NUMBER_WORDS: Final = {
-    "zwei": "2", "drei": "3", "vier": "4", "fünf": "5", "sechs": "6", "sieben": "7", "acht": "8",
-    "neun": "9", "zehn": "10", "elf": "11", "zwölf": "12",
+_UNITS: Final = {
+    "eins": 1, "ein": 1, "zwei": 2, "zwo": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8,
+    "neun": 9,
 }  # fmt: skip
-_QUANTITY: Final = regex.compile(
-    r"(?<![\w.,])(?P<number>\d+(?:[.,]\d+)*|" + "|".join(NUMBER_WORDS) + r")(?![\w])"
-    r"(?:\s*(?P<unit>%|€|\p{L}[\p{L}-]*))?",
-    regex.IGNORECASE,
+_TEENS: Final = {"zehn": 10, "elf": 11, "zwölf": 12, "sechzehn": 16, "siebzehn": 17}
+_TENS: Final = {
+    "zwanzig": 20, "dreißig": 30, "vierzig": 40, "fünfzig": 50, "sechzig": 60, "siebzig": 70, "achtzig": 80,
+    "neunzig": 90,
+}  # fmt: skip
+_IRREGULAR_ORDINALS: Final = {"ers": 1, "drit": 3, "sieb": 7, "ach": 8}
+_ARTICLE_ONE: Final = frozenset({"ein", "eine", "einen", "einem", "einer", "eines"})
+_MONTHS: Final = {
+    m: i
+    for i, m in enumerate(
+        "januar februar märz april mai juni juli august september oktober november dezember".split(), 1
+    )
+}
+_SCALES: Final = {"tausend": 10**3, "million": 10**6, "millionen": 10**6, "mio": 10**6, "milliarde": 10**9,
+                  "milliarden": 10**9, "mrd": 10**9}  # fmt: skip
+_CALENDAR_DAYS: Final = {"jahr": 365, "monat": 30, "woche": 7, "tag": 1}
+_CLOCK_MINUTES: Final = {"stunde": 60, "minute": 1}
+_PEOPLE: Final = frozenset(
+    """person mitarbeiter mitarbeiterin mitarbeitende beschaftigter beschaftigte arbeitnehmer arbeitnehmerin
+    angestellter angestellte mensch leute kollege kollegin""".split()
+)
+_PERCENT: Final = frozenset({"%", "prozent"})
+_EURO: Final = frozenset({"€", "euro", "eur"})
+_AGE_VERBS: Final = frozenset("sein bin ist bist sind seid werden werde wird wirst alt".split())
+# A number after these names a provision or a list item, not a quantity ("§ 38", "Absatz 2").
+_REFERENCES: Final = frozenset(
+    "§ §§ art artikel abs absatz nr nummer satz buchst buchstabe anlage anhang kapitel kap ziffer".split()
+)
+_CHAIN: Final = frozenset({",", "und", "oder", "bis", "-", "abs", "absatz", "satz", "nr"})
+_TOKEN: Final = regex.compile(
+    r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,])|\d+(?:[.,]\d+)*|§§?|%|€|\p{L}[\p{L}\p{M}]*|[.\-,]"
 )
 _YEAR: Final = regex.compile(r"^(19|20)\d\d$")
-_SYMBOL_UNITS: Final = frozenset({"%", "€", "km", "kg"})
+_MAX_AGE: Final = 130
+SAME_ORDER: Final = 10
+SAME_LENGTH: Final = 0.1  # durations in different units agree within this share ("vier Wochen" ≈ "einem Monat")
 # "Laut Wissensbasis nicht 25 Urlaubstage, sondern …": the premise part a correction negates.
 CORRECTION: Final = regex.compile(r"^\s*Laut Wissensbasis nicht .+?, sondern\s+")
 
 
 @dataclass(frozen=True)
 class Quantity:
+    """``text`` as written; ``forms`` the canonical readings of its value in ``unit`` (durations in days or
+    minutes, amounts scaled); ``written_in`` the unit of time it was written in (``monat``); ``noun`` the lemma
+    of the word it counts (``urlaubstag``)."""
+
     text: str
     forms: frozenset[str]
     unit: str
+    written_in: str = ""
+    noun: str = ""
+
+    def agrees(self, other: Quantity) -> bool:
+        """Same unit and value; lengths of time written in different units agree when about equal."""
+        if self.unit != other.unit:
+            return False
+        if self.forms & other.forms:
+            return True
+        if self.written_in == other.written_in:
+            return False
+        a, b = _value(self), _value(other)
+        return a is not None and b is not None and abs(a - b) <= SAME_LENGTH * max(abs(a), abs(b))
+
+    def comparable(self, other: Quantity) -> bool:
+        """Same unit; lengths of time in different units only as plain lengths ("einem Jahr", not "einer
+        Fünftagewoche" or "30 Arbeitstage") within one order of magnitude ("einem Jahr" and "sechs Monaten" may
+        be one period, "50 Jahren" and "30 Tage" are not)."""
+        if self.unit != other.unit:
+            return False
+        if self.written_in == other.written_in:
+            return True
+        if self.noun != self.written_in or other.noun != other.written_in:
+            return False
+        a, b = _value(self), _value(other)
+        return a is not None and b is not None and min(a, b) > 0 and max(a, b) / min(a, b) <= SAME_ORDER
 
 
 @dataclass(frozen=True)
@@ -45,47 +111,246 @@ class PremiseConflict:
     stated: Quantity
 
 
+@dataclass(frozen=True)
+class _Token:
+    text: str
+    start: int
+    end: int
+
+
 def quantities(text: str) -> list[Quantity]:
-    found = []
-    for match in _QUANTITY.finditer(text):
-        number = match.group("number")
-        digits = NUMBER_WORDS.get(number.casefold(), number)
-        unit_word = match.group("unit") or ""
-        if _YEAR.match(digits) or not (unit_word[:1].isupper() or unit_word in _SYMBOL_UNITS):
-            unit_word = ""  # units are nouns or symbols: "2019 gilt" names a year, "3 mehr" nothing
-        unit = _unit_of(unit_word) if unit_word else ("year" if _YEAR.match(digits) else "")
-        if not unit:
+    tokens = [_Token(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    found: list[Quantity] = []
+    reference = False
+    for i, token in enumerate(tokens):
+        previous = next((t.text.casefold() for t in reversed(tokens[:i]) if t.text != "."), "")
+        # "§§ 8, 9 und 13": every number of the chain is a reference
+        reference = previous in _REFERENCES or (reference and (previous[:1].isdigit() or previous in _CHAIN))
+        if reference and token.text[0].isdigit():
             continue
-        surface = match.group(0) if unit_word else number
-        found.append(Quantity(surface.strip(), number_forms(digits), unit))
+        quantity = _quantity_at(text, tokens, i)
+        if quantity is not None:
+            found.append(quantity)
     return found
 
 
-def _unit_of(word: str) -> str:
+def _quantity_at(text: str, tokens: list[_Token], i: int) -> Quantity | None:
+    token = tokens[i]
+    word = token.text.casefold()
+    after = [t.text for t in tokens[i + 1 : i + 4]]
+    if token.text[0].isdigit():
+        digits = regex.sub(r"[ \u00a0\u202f]", "", token.text)
+        if after[:1] == ["."] and len(after) > 1:
+            month = _MONTHS.get(after[1].casefold())
+            if month is not None:
+                return Quantity(_span(text, token, tokens[i + 2]), frozenset({f"{month}-{int(digits)}"}), "date")
+            if after[1][:1].isupper() and analyze(after[1]):
+                return _counted(text, tokens, i, i + 2, int(digits), ordinal=True)
+        return _counted(text, tokens, i, i + 1, digits)
+    multiple = _multiplicative(word)
+    if multiple is not None:
+        return Quantity(token.text, frozenset({str(multiple)}), "mal")
+    value = _cardinal(word)
+    if value is not None:
+        return _counted(text, tokens, i, i + 1, value, article=word in _ARTICLE_ONE)
+    value = _ordinal(word)
+    if value is not None:
+        return _counted(text, tokens, i, i + 1, value, ordinal=True)
+    return None
+
+
+def _counted(
+    text: str, tokens: list[_Token], i: int, next_index: int, value: int | str, *, ordinal: bool = False,
+    article: bool = False,
+) -> Quantity | None:  # fmt: skip
+    """The number at ``tokens[i]`` with the unit that follows at ``next_index``."""
+    number = tokens[i]
+    forms = number_forms(str(value))
+    rest = tokens[next_index:]
+    if rest[:1] and rest[0].text == "-" and len(rest) > 1:
+        rest = rest[1:]  # "40-Stunden-Woche": the number counts the first part
+    if rest and rest[0].text.casefold().rstrip(".") in _SCALES and not ordinal:
+        scale = _SCALES[rest[0].text.casefold().rstrip(".")]
+        forms = frozenset(_scaled(f, scale) for f in forms)
+        rest = [t for t in rest[1:] if t.text != "."]
+    first = rest[0].text.casefold() if rest else ""
+    if first == "vom" and len(rest) > 1 and rest[1].text.casefold() == "hundert":
+        return Quantity(_span(text, number, rest[1]), forms, "percent")
+    if first in _AGE_VERBS and not ordinal and not article:
+        if not _YEAR.match(str(value)) and _within_age(forms):
+            return Quantity(number.text, forms, "age")
+        return None
+    if len(rest) > 1 and rest[0].text.islower() and rest[0].text[-1:] in "enrsm" and rest[1].text[:1].isupper():
+        rest = rest[1:]  # an adjective between number and noun: "sechs volle Monate"
+    unit_token = rest[0] if rest else None
+    unit_word = unit_token.text if unit_token is not None else ""
+    if unit_token is None or not (unit_word[:1].isupper() or unit_word in ("%", "€")):
+        if isinstance(value, str) and _YEAR.match(value) and not ordinal:
+            return Quantity(number.text, forms, "year")
+        return None
+    lemma = "%" if unit_word == "%" else "€" if unit_word == "€" else (analyze(unit_word) or [""])[0]
+    surface = _span(text, number, unit_token)
+    if lemma in _PERCENT:
+        return None if ordinal or article else Quantity(surface, forms, "percent")
+    if lemma in _EURO:
+        return None if ordinal or article else Quantity(surface, forms, "euro")
+    if lemma in _PEOPLE and not ordinal and not article:
+        return Quantity(surface, forms, "people")
+    if ordinal and lemma.endswith("lebensjahr"):
+        return Quantity(surface, forms, "age")
+    duration = _duration(lemma)
+    if duration is not None and not ordinal and not (article and lemma != duration[2]):
+        kind, scale, base = duration
+        following = tokens[tokens.index(unit_token) + 1 : tokens.index(unit_token) + 2]
+        if base == "jahr" and following and following[0].text.casefold() == "alt":
+            return Quantity(_span(text, number, following[0]), forms, "age")
+        if lemma == "jahr" and i and tokens[i - 1].text.casefold() == "mit" and _within_age(forms):
+            return Quantity(surface, forms, "age")  # "mit 50 Jahren"
+        return Quantity(surface, frozenset(_scaled(f, scale) for f in forms), kind, base, lemma)
+    if article or not lemma:
+        return None
+    if isinstance(value, str) and _YEAR.match(value) and not ordinal:
+        return Quantity(number.text, forms, "year")  # "2019 Urlaubstage" is still a year
+    head = _head(unit_word)
+    if not head:
+        return None
+    return Quantity(surface, forms, f"ordinal:{duration[2] if duration else head}" if ordinal else head, noun=lemma)
+
+
+def _duration(lemma: str) -> tuple[str, int, str] | None:
+    for table, kind in ((_CALENDAR_DAYS, "calendar"), (_CLOCK_MINUTES, "clock")):
+        for base, scale in table.items():
+            if lemma == base or (lemma.endswith(base) and len(lemma) > len(base) + 2):
+                return kind, scale, base
+    return None
+
+
+def _head(word: str) -> str:
     terms = analyze(word)
     if not terms:
         return ""
     return terms[-1] if len(terms) > 1 else terms[0]
 
 
-def premise_conflict(question: str, sentence: str) -> PremiseConflict | None:
-    """A quantity of the question that the sentence contradicts: same unit, other value, and the asked value
-    nowhere in the sentence."""
-    stated = quantities(sentence)
-    for asked in quantities(question):
-        same_unit = [q for q in stated if q.unit == asked.unit]
-        if same_unit and not any(q.forms & asked.forms for q in same_unit):
-            return PremiseConflict(asked, same_unit[0])
+def _cardinal(word: str) -> int | None:
+    """A German number word up to 999 (``einundzwanzig``, ``hundertzwanzig``); ``ein`` only as its forms."""
+    if word in _ARTICLE_ONE:
+        return 1
+    if word.startswith("hundert"):
+        rest = word.removeprefix("hundert").removeprefix("und")
+        tail = _cardinal(rest) if rest else 0
+        return None if tail is None else 100 + tail
+    for prefix, hundreds in _UNITS.items():
+        if word.startswith(prefix + "hundert"):
+            rest = word.removeprefix(prefix + "hundert").removeprefix("und")
+            tail = _cardinal(rest) if rest else 0
+            return None if tail is None else hundreds * 100 + tail
+    if word in _UNITS and word != "ein":
+        return _UNITS[word]
+    if word in _TEENS:
+        return _TEENS[word]
+    if word in _TENS:
+        return _TENS[word]
+    if word.endswith("zehn") and word[:-4] in _UNITS:
+        return 10 + _UNITS[word[:-4]]
+    if "und" in word:
+        ones, _, tens = word.partition("und")
+        if tens in _TENS and (ones in _UNITS or ones == "ein"):
+            return _TENS[tens] + _UNITS[ones]
     return None
+
+
+def _ordinal(word: str) -> int | None:
+    """``vierzigste`` 40, ``achtzehnten`` 18, ``dritte`` 3 (declined forms too)."""
+    for ending in ("sten", "stem", "ster", "stes", "ste"):
+        if word.endswith(ending):
+            value = _cardinal(word[: -len(ending)])
+            if value is not None and value >= 20:
+                return value
+    for ending in ("ten", "tem", "ter", "tes", "te"):
+        if word.endswith(ending):
+            stem = word[: -len(ending)]
+            value = _IRREGULAR_ORDINALS.get(stem) or (None if stem in _ARTICLE_ONE else _cardinal(stem))
+            if value is not None and value < 20:
+                return value
+    return None
+
+
+def _multiplicative(word: str) -> int | None:
+    if not word.endswith("mal") or len(word) <= 3:
+        return None
+    stem = word[:-3]
+    return 1 if stem == "ein" else _cardinal(stem)
+
+
+def _scaled(form: str, scale: int) -> str:
+    try:
+        return format((float(form) * scale), "g") if "." in form else str(int(form) * scale)
+    except ValueError:
+        return form
+
+
+def _value(quantity: Quantity) -> float | None:
+    for form in quantity.forms:
+        try:
+            return float(form)
+        except ValueError:
+            continue
+    return None
+
+
+def _within_age(forms: frozenset[str]) -> bool:
+    return any(f.isdigit() and 0 < int(f) < _MAX_AGE for f in forms)
+
+
+def _span(text: str, first: _Token, last: _Token) -> str:
+    return text[first.start : last.end]
+
+
+def first_premise_conflict(
+    question: str, sentences: Sequence[str], *, close: int | None = None
+) -> tuple[int, PremiseConflict] | None:
+    """The first sentence (and the quantity) that contradicts a quantity of the question.
+
+    A sentence contradicts an asked quantity when it gives a value of the same unit that agrees with nothing
+    the question asks, and states the asked value nowhere. An asked quantity that some of the sentences
+    confirm is no premise ("3 Tage" in "18 Urlaubstage bei 3 Tagen pro Woche"). Sentences after the first
+    ``close`` ones contradict only with a value of the very noun asked about (or an age, head count, amount).
+    """
+    asked = quantities(question)
+    stated = [quantities(s) for s in sentences]
+    open_premises = [a for a in asked if not any(a.agrees(q) for found in stated for q in found)]
+    for index, found in enumerate(stated):
+        for premise in open_premises:
+            if any(q.forms & premise.forms for q in found):
+                continue
+            others = [
+                q
+                for q in found
+                if premise.comparable(q)
+                and not any(a.agrees(q) for a in asked)
+                and (close is None or index < close or q.noun == premise.noun)
+            ]
+            if others:
+                return index, PremiseConflict(premise, max(others, key=lambda q: _likeness(premise, q)))
+    return None
+
+
+def _likeness(asked: Quantity, stated: Quantity) -> int:
+    """Which stated value answers the asked one: the same noun, then a compound for a compound
+    ("28 Urlaubstage": "30 Arbeitstage" rather than "drei Tagen"), then the same unit of time."""
+    return (
+        4 * (asked.noun == stated.noun)
+        + 2 * (asked.noun != asked.written_in and stated.noun != stated.written_in)
+        + (asked.written_in == stated.written_in)
+    )
 
 
 def contradicting_values(first: str, second: str) -> bool:
     """Both sentences give a value of the same unit, and no value of that unit agrees."""
     a, b = quantities(first), quantities(second)
     for unit in {q.unit for q in a} & {q.unit for q in b}:
-        forms_a = frozenset().union(*(q.forms for q in a if q.unit == unit))
-        forms_b = frozenset().union(*(q.forms for q in b if q.unit == unit))
-        if not forms_a & forms_b:
+        if not any(x.agrees(y) for x in a if x.unit == unit for y in b if y.unit == unit):
             return True
     return False
 

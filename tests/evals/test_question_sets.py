@@ -1,5 +1,6 @@
 """The issue-11 question sets: every gold id exists, every expected fact and corrected value stands in a gold
-entry, every false premise contradicts it, and every out-of-KB question asks for words the KB lacks."""
+entry (a corrected act in its metadata), every false premise contradicts it, and every out-of-KB question asks for
+words the KB lacks."""
 
 from __future__ import annotations
 
@@ -30,15 +31,30 @@ def _demo_kb() -> dict[str, str]:
     return {e.id: _flat(f"{e.title} {e.text}") for e in parsed.entries}
 
 
-def _law_kb() -> dict[str, str]:
+def _demo_acts() -> dict[str, str]:
+    """Entry id → the act it belongs to, as its metadata names it (the work)."""
+    parsed = read_kb_input(REPO / "demo" / "kb", "demo", StoreSettings().kb_id_pattern)
+    return {e.id: e.work for e in parsed.entries}
+
+
+def _law_rows() -> list[dict[str, str]]:
     path = default_data_dir() / LAW_KB
     if not path.is_file():
         pytest.skip(f"{path} fehlt (Eval-Daten neben dem Repository oder BELEGT_EVAL_DATA_DIR)")
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return {r["id"]: _flat(f"{r['heading']} {r['text']}") for r in rows}
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _law_kb() -> dict[str, str]:
+    return {r["id"]: _flat(f"{r['heading']} {r['text']}") for r in _law_rows()}
+
+
+def _law_acts() -> dict[str, str]:
+    """Entry id → the act it belongs to, as its metadata names it (abbreviation and full title)."""
+    return {r["id"]: f"{r['law']} {r['law_title']}" for r in _law_rows()}
 
 
 SETS = {"law": (LAW_QUESTIONS, _law_kb), "demo": (DEMO_QUESTIONS, _demo_kb)}
+ACTS = {"law": _law_acts, "demo": _demo_acts}
 
 
 @pytest.mark.parametrize("name", list(SETS))
@@ -59,6 +75,7 @@ def test_gold_ids_exist_and_hold_the_expected_facts(name: str) -> None:
     path, read_kb = SETS[name]
     kb = read_kb()
     problems = []
+    acts = ACTS[name]()
     for q in load_questions(path):
         missing = [i for i in [*q.gold_ids, *q.acceptable_ids] if i not in kb]
         if missing:
@@ -68,8 +85,11 @@ def test_gold_ids_exist_and_hold_the_expected_facts(name: str) -> None:
         problems += [f"{q.id}: Fakt {f!r} steht in keinem Gold-Eintrag" for f in q.expected_facts if f not in gold_text]
         if q.kind == "false_premise":
             assert q.correct_value is not None and q.wrong_value is not None
-            if q.correct_value not in gold_text:
-                problems.append(f"{q.id}: korrekter Wert {q.correct_value!r} fehlt im Gold-Eintrag")
+            gold_acts = " ".join(acts[i] for i in q.gold_ids)
+            if q.correct_value not in gold_text and q.correct_value not in gold_acts:
+                problems.append(f"{q.id}: korrekter Wert {q.correct_value!r} fehlt im Gold-Eintrag und seinem Werk")
+            if q.correct_value in gold_acts and q.wrong_value in gold_acts:
+                problems.append(f"{q.id}: falsches Werk {q.wrong_value!r} ist das Werk des Gold-Eintrags")
             if re.search(rf"(?<![\w,.]){re.escape(q.wrong_value)}(?![\w,])", gold_text):
                 problems.append(f"{q.id}: falscher Wert {q.wrong_value!r} steht im Gold-Eintrag")
             if q.wrong_value not in q.question:

@@ -467,8 +467,11 @@ def test_extractive_provider_answers_verbatim_with_citations(services: StaticSer
 
 
 def test_a_weakly_matching_extractive_answer_goes_to_review(services: StaticServices) -> None:
-    """Offline too: a sentence that covers the words but scores low as an answer gets a low calibrated confidence."""
-    out = Run(services, "Muss ich im Homeoffice erreichbar sein?", [], provider="extractive", strictness=5).state
+    """Offline too: an answer whose key words are covered only by two sentences of two blocks, each about one
+    of them (no sentence says whether the Verpflegungspauschale is paid in the Homeoffice), gets a low
+    calibrated confidence: the best sentence barely leads the other block's and covers little of the question."""
+    question = "Wird die Verpflegungspauschale im Homeoffice gezahlt?"
+    out = Run(services, question, [], provider="extractive", strictness=5).state
     assert out["answer_features"].outcome == "answerable"
     assert out["bucket"] == "human_review" and out["refused"] and out["answer"] == UNCERTAIN
     assert out["confidence"] < AnswerContext().confidence_threshold and out["draft"]

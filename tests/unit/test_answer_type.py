@@ -1,0 +1,65 @@
+"""The kind of value a question asks for, and whether a KB sentence gives one (number words included)."""
+
+from __future__ import annotations
+
+import pytest
+
+from nodes.answer.answer_type import expected_answer_type, gives, values
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Wie lange hab ich Zeit, eine Entschädigung geltend zu machen?", "duration"),
+        ("Für wie viele Jahre wird der Bundestag gewählt?", "duration"),
+        ("Wie oft darf ein Bundespräsident wiedergewählt werden?", "frequency"),
+        ("Ab welchem Alter kann ich in Altersteilzeit gehen?", "age"),
+        ("Wie alt muss man sein?", "age"),
+        ("Bis wann muss ich die Reise abrechnen?", "deadline"),
+        ("Mit welcher Frist kann ich kündigen?", "deadline"),
+        ("Wann erlischt die Produkthaftung?", "time"),
+        ("Ab wie vielen Leuten braucht eine Firma einen Datenschutzbeauftragten?", "amount"),
+        ("Wie hoch ist das Weihnachtsgeld?", "amount"),
+        ("In welcher Höhe wird das Weihnachtsgeld gezahlt?", "amount"),
+        ("Wer muss was beweisen?", None),
+        ("Darf ich in meine Personalakte schauen?", None),
+    ],
+)
+def test_the_question_word_says_what_kind_of_value_is_asked(question: str, expected: str | None) -> None:
+    assert expected_answer_type(question) == expected
+
+
+def test_number_words_are_values_and_references_are_not() -> None:
+    assert values("Die Frist beträgt sechs Monaten nach § 15 Abs. 2.") == [("sechs", "Monaten")]
+    assert values("wer das vierzigste Lebensjahr vollendet hat") == [("vierzigste", "Lebensjahr")]
+    assert values("Geldbuße bis zu fünfzigtausend Euro oder 3 Jahre") == [("fünfzigtausend", "Euro"), ("3", "Jahre")]
+    assert values("Er darf nur einmal wiedergewählt werden.") == [("einmal", "wiedergewählt")]
+    # "Zweifel", the verb "achten", articles and provisions are no numbers
+    statute = "Im Zweifel ist darauf zu achten, dass eine Frist nach Art. 5 Nr. 3 der Verordnung 2016/679 gilt."
+    assert values(statute) == []
+
+
+@pytest.mark.parametrize(
+    ("answer_type", "sentence", "expected"),
+    [
+        ("duration", "Der Anspruch verjährt in drei Jahren.", True),
+        ("duration", "Der Anspruch muss schriftlich geltend gemacht werden.", False),
+        ("duration", "Festgehaltene sind spätestens bis zum Ende des Tages nach dem Ergreifen vorzuführen.", True),
+        ("age", "Wählbar ist, wer das vierzigste Lebensjahr vollendet hat.", True),
+        ("age", "Die Amtszeit dauert fünf Jahre.", False),
+        ("frequency", "Anschließende Wiederwahl ist nur einmal zulässig.", True),
+        ("frequency", "Die Kontrollen sind spätestens alle zwei Jahre durchzuführen.", True),
+        ("frequency", "Die Amtszeit dauert fünf Jahre.", False),
+        ("deadline", "Resturlaub verfällt am 31. März des Folgejahres.", True),
+        ("deadline", "Die Stellungnahme ist unverzüglich abzugeben.", True),
+        ("deadline", "Seit 2019 gilt die Regel.", True),
+        ("deadline", "Die Regel steht im BDSG 2018.", False),
+        ("deadline", "Ein Produkt hat einen Fehler, wenn es nicht die Sicherheit bietet.", False),
+        ("time", "Ein Produkt hat einen Fehler, wenn es nicht die Sicherheit bietet.", True),
+        ("amount", "Die Geldbuße beträgt bis zu dreihunderttausend Euro.", True),
+        ("amount", "Das Nähere regelt § 43 Abs. 2.", False),
+        ("amount", "Es gelten die §§ 8, 9 und 13 sowie Artikel 83 Absatz 4 bis 6 der Verordnung.", False),
+    ],
+)
+def test_a_sentence_gives_a_value_of_the_kind(answer_type: str, sentence: str, expected: bool) -> None:
+    assert gives(answer_type, sentence) is expected  # type: ignore[arg-type]

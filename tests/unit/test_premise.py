@@ -1,0 +1,325 @@
+"""False premises: quantities read across wording (number words, ordinals, units of time, head counts, ages)
+and named acts, found in the right KB sentence and never on a question the KB confirms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from nodes.answer.acts import block_act, mentioned_as_fact, named_acts, same_act, with_article
+from nodes.answer.answerability import _choose
+from nodes.answer.evidence import candidates, rank
+from nodes.answer.extractive import build_extractive_answer
+from nodes.answer.premise import PremiseConflict, contradicting_values, first_premise_conflict, quantities
+from nodes.answer.state import EvidenceSentence
+from nodes.answer.validate import find_violations
+from stores.kb.models import Hit
+from tests.unit.test_extractive_answers import POLICY
+
+
+def hit(entry_id: str, text: str, *, work: str = "Handbuch", rank: int = 1, **extra: Any) -> Hit:
+    values: dict[str, Any] = {
+        "entry_id": entry_id,
+        "chunk_id": f"{entry_id}#1",
+        "kb_id": "t",
+        "title": extra.pop("title", "Titel"),
+        "section": extra.pop("section", ""),
+        "text": text,
+        "stand": "2022-03",
+        "work": work,
+        "official": True,
+        "source_ref": None,
+        "cross_refs": (),
+        "score": 0.9,
+        "rank": rank,
+    }
+    return Hit(**(values | extra))
+
+
+BDSG = hit(
+    "BDSG 2018 §38",
+    "Der Verantwortliche benennt einen Datenschutzbeauftragten, soweit er in der Regel mindestens 20 Personen "
+    "ständig mit der automatisierten Verarbeitung personenbezogener Daten beschäftigt.",
+    work="Bundesdatenschutzgesetz",
+    title="§ 38 Datenschutzbeauftragte nichtöffentlicher Stellen",
+)
+UWG = hit(
+    "UWG 2004 §11",
+    "Die Unterlassungsansprüche und Schadensersatzansprüche verjähren in sechs Monaten.",
+    work="Gesetz gegen den unlauteren Wettbewerb",
+    title="§ 11 Verjährung",
+    rank=2,
+)
+PRODHAFT = hit(
+    "ProdHaftG §12",
+    "Der Anspruch auf Schadensersatz wegen eines Produktfehlers verjährt in drei Jahren von dem Zeitpunkt an.",
+    work="Gesetz über die Haftung für fehlerhafte Produkte",
+    title="§ 12 Verjährung",
+    rank=3,
+)
+
+
+def premise_conflict(question: str, sentence: str) -> PremiseConflict | None:
+    found = first_premise_conflict(question, [sentence])
+    return found[1] if found is not None else None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("bei 50 Millionen Euro gedeckelt", [("50 Millionen Euro", "euro", "50000000")]),
+        ("bis zu 85 Mio. €", [("85 Mio. €", "euro", "85000000")]),
+        ("pro Person 500 000 Euro", [("500 000 Euro", "euro", "500000")]),
+        ("man muss 35 sein, um", [("35", "age", "35")]),
+        ("nicht mindestens 21 sein?", [("21", "age", "21")]),
+        ("wer 18 Jahre alt ist", [("18 Jahre alt", "age", "18")]),
+        ("das vierzigste Lebensjahr vollendet", [("vierzigste Lebensjahr", "age", "40")]),
+        ("des achtzehnten Lebensjahres", [("achtzehnten Lebensjahres", "age", "18")]),
+        ("ab 50 Mitarbeitern", [("50 Mitarbeitern", "people", "50")]),
+        ("mindestens 20 Personen ständig", [("20 Personen", "people", "20")]),
+        ("nach einem Jahr", [("einem Jahr", "calendar", "365")]),
+        ("in sechs Monaten", [("sechs Monaten", "calendar", "180")]),
+        ("einundzwanzig Tage", [("einundzwanzig Tage", "calendar", "21")]),
+        ("eine 40-Stunden-Woche", [("40-Stunden", "clock", "2400")]),
+        ("nur einmal wiederholen", [("einmal", "mal", "1")]),
+        ("dreimal wiederholt", [("dreimal", "mal", "3")]),
+        ("ab dem vierten Kalendertag", [("vierten Kalendertag", "ordinal:tag", "4")]),
+        ("am 31. März", [("31. März", "date", "3-31")]),
+        ("0,35 vom Hundert", [("0,35 vom Hundert", "percent", "0.35")]),
+        ("0,5 Prozent des BIP", [("0,5 Prozent", "percent", "0.5")]),
+        ("sechs volle Monate", [("sechs volle Monate", "calendar", "180")]),
+        ("im Jahr 2019 gilt", [("2019", "year", "2019")]),
+        ("nach § 38 Abs. 2 und 3 sowie §§ 8, 9 und 13", []),
+        ("Achten Sie darauf, einen Antrag zu stellen", []),
+        ("einen Datenschutzbeauftragten benennen", []),
+        ("bei einer Fünftagewoche", []),
+    ],
+)
+def test_quantities_read_numbers_with_what_they_count(text: str, expected: list[tuple[str, str, str]]) -> None:
+    found = quantities(text)
+    assert [(q.text, q.unit) for q in found] == [(t, u) for t, u, _ in expected]
+    assert all(value in q.forms for q, (_, _, value) in zip(found, expected, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "asked", "stated"),
+    [
+        ("Ist die Haftung bei 50 Millionen Euro gedeckelt?", "Sie ist auf 85 Millionen Euro begrenzt.", "50", "85"),
+        ("Man muss 35 sein, um Präsident zu werden?", "Wählbar ist, wer das vierzigste Lebensjahr vollendet hat.",
+         "35", "vierzigste"),
+        ("Erst ab 50 Mitarbeitern?", "Soweit in der Regel mindestens 20 Personen beschäftigt sind.", "50", "20"),
+        ("Das verjährt nach einem Jahr?", "Die Ansprüche verjähren in sechs Monaten.", "einem Jahr", "sechs"),
+        ("Man darf nur einmal wiederholen?", "Die Prüfung kann dreimal wiederholt werden.", "einmal", "dreimal"),
+        ("Wir haben eine 40-Stunden-Woche?", "Die Arbeitszeit beträgt 38,5 Stunden.", "40-Stunden", "38,5"),
+        ("Ich habe 28 Urlaubstage?", "Vollzeitkräfte erhalten 30 Arbeitstage Urlaub.", "28", "30"),
+        ("Sind es 20 %?", "Die Aufstockung beträgt 28,5 Prozent.", "20 %", "28,5"),
+    ],
+)  # fmt: skip
+def test_a_premise_is_contradicted_across_wording(question: str, sentence: str, asked: str, stated: str) -> None:
+    conflict = premise_conflict(question, sentence)
+    assert conflict is not None
+    assert conflict.asked.text.startswith(asked) and conflict.stated.text.startswith(stated)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        # the value the sentence also states
+        ("Ist die Haftung bei 85 Millionen Euro gedeckelt?", "Sie ist auf 85 Millionen Euro begrenzt."),
+        ("Bei 3 Tagen pro Woche 18 Urlaubstage?", "Wer an drei Tagen pro Woche arbeitet, erhält 18 Urlaubstage."),
+        ("Muss man 40 sein?", "Wählbar ist, wer das vierzigste Lebensjahr vollendet hat."),
+        ("Verjährt das nach zwölf Monaten?", "Die Ansprüche verjähren in einem Jahr."),
+        ("Sind das vier Wochen?", "Die Frist beträgt einen Monat."),
+        # a quantity of another kind than the sentence's
+        ("Gilt das seit 3 Wochen?", "Die Höchstgrenze beträgt 85 Millionen Euro."),
+        ("Wie viele Urlaubstage habe ich mit 50 Jahren?", "Vollzeitkräfte erhalten 30 Arbeitstage Urlaub."),
+        ("Was gilt ab 20 Personen?", "Die Frist beträgt 30 Tage."),
+        ("Wie viele Urlaubstage bei einer Fünftagewoche?", "In Vollzeit gibt es 30 Arbeitstage Urlaub."),
+        ("Gibt es vier Wochen Urlaub?", "In Vollzeit gibt es 30 Arbeitstage Urlaub."),
+        # no quantity, or only references
+        ("Wann verjähren die Ansprüche?", "Die Ansprüche verjähren in sechs Monaten."),
+        ("Was regelt § 38 Absatz 2?", "Der Anspruch verjährt in drei Jahren."),
+    ],
+)  # fmt: skip
+def test_no_premise_where_the_sentence_agrees_or_says_nothing_of_that_kind(question: str, sentence: str) -> None:
+    assert premise_conflict(question, sentence) is None
+
+
+def test_a_premise_another_top_sentence_confirms_is_no_premise() -> None:
+    sentences = ["Teilzeitkräfte mit drei Tagen erhalten 18 Urlaubstage.", "Vollzeitkräfte erhalten 30 Urlaubstage."]
+    assert first_premise_conflict("Ich habe 30 Urlaubstage?", sentences) is None
+    found = first_premise_conflict("Ich habe 25 Urlaubstage?", sentences)
+    assert found is not None and found[0] == 0 and found[1].stated.text == "18 Urlaubstage"
+
+
+def test_the_stated_value_is_the_one_written_like_the_asked_one() -> None:
+    conflict = premise_conflict(
+        "Bei 3 Tagen pro Woche habe ich 20 Urlaubstage?", "Wer an drei Tagen pro Woche arbeitet, erhält 18 Urlaubstage."
+    )
+    assert conflict is not None and (conflict.asked.text, conflict.stated.text) == ("20 Urlaubstage", "18 Urlaubstage")
+
+
+def test_contradicting_values_compare_lengths_of_time_across_units() -> None:
+    assert contradicting_values("Die Frist beträgt ein Jahr.", "Die Frist beträgt sechs Monate.")
+    assert not contradicting_values("Die Frist beträgt ein Jahr.", "Die Frist beträgt zwölf Monate.")
+    assert contradicting_values("Die Ausbildung dauert zwei Jahre.", "Die Ausbildung dauert drei Jahre.")
+    assert not contradicting_values("Sie dauert 2 Jahre.", "Sie dauert zwei Jahre und 3 Monate.")
+    assert [q.unit for q in quantities("Seit 2019 gilt 28,5 % für 3 Tage.")] == ["year", "percent", "calendar"]
+
+
+def test_the_false_premise_is_found_in_the_sentence_about_the_same_matter() -> None:
+    hits = [UWG, PRODHAFT]
+    question = "Ansprüche nach dem Produkthaftungsgesetz verjähren nach zwei Jahren, richtig?"
+    evidence, premise, _, outcome = _choose(question, rank(question, candidates(hits), None), survey=False)
+    assert outcome == "false_premise" and premise is not None
+    assert (premise.asked, premise.stated, premise.entry_id) == ("zwei Jahren", "drei Jahren", "ProdHaftG §12")
+    answer = build_extractive_answer(
+        question, [EvidenceSentence(entry_id=e.hit.entry_id, text=e.text, score=1.0) for e in evidence], hits, [],
+        premise=premise,
+    )  # fmt: skip
+    assert answer.startswith("Laut Wissensbasis nicht zwei Jahren, sondern drei Jahren [ProdHaftG §12].")
+
+
+def test_a_question_the_kb_confirms_gets_no_correction() -> None:
+    question = "Ansprüche nach dem Produkthaftungsgesetz verjähren nach drei Jahren, richtig?"
+    _, premise, _, outcome = _choose(question, rank(question, candidates([UWG, PRODHAFT]), None), survey=False)
+    assert premise is None and outcome != "false_premise"
+
+
+# --- named acts -------------------------------------------------------------------------------------------
+
+
+def test_the_act_of_a_block_comes_from_its_metadata() -> None:
+    assert block_act(BDSG) == "BDSG 2018" and block_act(UWG) == "UWG 2004"
+    assert block_act(hit("lb-url-01", "Text.")) == ""
+    assert with_article("UWG") == "im UWG" and with_article("Reisekostenrichtlinie") == "in der Reisekostenrichtlinie"
+    assert (
+        with_article("DSGVO") == "in der DSGVO"
+        and with_article("Bundesdatenschutzgesetz") == "im Bundesdatenschutzgesetz"
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Laut UWG braucht man ab 20 Personen einen Datenschutzbeauftragten?", ["UWG"]),
+        ("Steht im HGB, dass Ansprüche verjähren?", ["HGB"]),
+        ("Nach dem Telemediengesetz gilt das?", ["Telemediengesetz"]),
+        ("Steht das im Gesetz gegen den unlauteren Wettbewerb?", ["Gesetz gegen den unlauteren Wettbewerb"]),
+        ("Gilt das UWG auch für Ärzte?", []),  # no cue: the act is the topic, not the source of a rule
+        ("Welche Rechte hat der Arbeitnehmer bei der GmbH?", []),
+        ("Was sagt die Regel im Handbuch?", []),
+    ],
+)
+def test_named_acts_are_acts_after_a_cue(question: str, expected: list[str]) -> None:
+    assert named_acts(question, [BDSG, UWG, PRODHAFT]) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "block", "same"),
+    [
+        ("UWG", UWG, True),
+        ("BDSG", BDSG, True),
+        ("Bundesdatenschutzgesetz", BDSG, True),
+        ("Datenschutzgesetz", BDSG, True),
+        ("Produkthaftungsgesetz", PRODHAFT, True),
+        ("Grundgesetzes", hit("GG Art54", "Text.", work="Grundgesetz für die Bundesrepublik Deutschland"), True),
+        ("AGG", hit("x-1", "Text.", work="Allgemeines Gleichbehandlungsgesetz"), True),
+        ("UWG", BDSG, False),
+        ("HGB", PRODHAFT, False),
+        ("Telemediengesetz", BDSG, False),
+        ("Reisekostenrichtlinie", hit("lb-url-01", "Text.", work="Personalhandbuch Nordlicht Logistik GmbH"), False),
+    ],
+)
+def test_same_act_by_id_work_or_abbreviation(name: str, block: Hit, same: bool) -> None:
+    assert same_act(name, block) is same
+
+
+def test_a_rule_attributed_to_another_act_is_corrected_with_the_act_of_the_kb() -> None:
+    question = "Laut UWG muss eine Firma ab 20 Personen einen Datenschutzbeauftragten benennen, stimmt das?"
+    evidence, premise, _, outcome = _choose(question, rank(question, candidates([BDSG, UWG]), None), survey=False)
+    assert outcome == "false_premise" and premise is not None
+    assert (premise.asked, premise.stated, premise.entry_id) == (
+        "im UWG",
+        "im Bundesdatenschutzgesetz",
+        "BDSG 2018 §38",
+    )
+    assert [e.hit.entry_id for e in evidence] == ["BDSG 2018 §38"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Nach dem BDSG muss eine Firma ab 20 Personen einen Datenschutzbeauftragten benennen, stimmt das?",
+        "Laut Bundesdatenschutzgesetz braucht eine Firma ab 20 Personen einen Datenschutzbeauftragten?",
+        "Gilt das UWG für Datenschutzbeauftragte?",  # the act is what is asked about
+        "Laut UWG gibt es einen Datenschutzbeauftragten?",  # too little besides the act to attribute
+    ],
+)
+def test_no_act_correction_where_the_act_is_right_or_only_the_topic(question: str) -> None:
+    _, premise, _, outcome = _choose(question, rank(question, candidates([BDSG, UWG]), None), survey=False)
+    assert premise is None and outcome != "false_premise"
+
+
+def test_no_act_correction_when_the_named_acts_own_block_covers_the_question() -> None:
+    question = "Verjähren Unterlassungsansprüche nach dem UWG in sechs Monaten?"
+    _, premise, _, _ = _choose(question, rank(question, candidates([PRODHAFT, UWG]), None), survey=False)
+    assert premise is None
+
+
+def test_the_validator_refuses_an_answer_that_repeats_a_wrong_act_as_fact() -> None:
+    question = "Laut UWG braucht man ab 20 Personen einen Datenschutzbeauftragten, oder?"
+    repeated = "Ja, laut UWG braucht man ab 20 Personen einen Datenschutzbeauftragten [BDSG 2018 §38]."
+    corrected = (
+        "Laut Wissensbasis nicht im UWG, sondern im Bundesdatenschutzgesetz [BDSG 2018 §38]. Ab 20 Personen "
+        "ist ein Datenschutzbeauftragter zu benennen [BDSG 2018 §38]."
+    )
+    assert any("falsche Annahme" in v and "UWG" in v for v in find_violations(repeated, question, [BDSG], [], POLICY))
+    assert not find_violations(corrected, question, [BDSG], [], POLICY)
+    right = "Nach dem BDSG braucht man ab 20 Personen einen Datenschutzbeauftragten [BDSG 2018 §38]."
+    assert not find_violations(right, question.replace("UWG", "BDSG"), [BDSG], [], POLICY)
+
+
+def test_mentioned_as_fact_sees_a_denial() -> None:
+    assert mentioned_as_fact("Das steht im UWG [a].", "UWG")
+    assert not mentioned_as_fact("Das steht nicht im UWG, sondern im BDSG [a].", "UWG")
+    assert not mentioned_as_fact("Das regelt das Bundesdatenschutzgesetz [a].", "UWG")
+
+
+def test_the_correction_comes_from_the_act_the_question_names() -> None:
+    other = hit(
+        "UWG 2004 §11",
+        "Andere Ansprüche verjähren ohne Rücksicht auf die Kenntnis in drei Jahren von der Entstehung an.",
+        work="Gesetz gegen den unlauteren Wettbewerb",
+    )
+    question = "Ansprüche nach dem Produkthaftungsgesetz verjähren nach zwei Jahren, richtig?"
+    ranked = rank(question, candidates([other, PRODHAFT]), None)
+    _, premise, _, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "false_premise" and premise is not None and premise.entry_id == "ProdHaftG §12"
+
+
+def test_below_the_top_only_a_sentence_on_the_very_thing_asked_corrects() -> None:
+    filler = [
+        hit(f"GG Art{i}", f"Der Bundespräsident muss das Amt {manner} ausüben.", rank=i)
+        for i, manner in enumerate(["gewissenhaft", "gerecht", "neutral", "sorgsam", "treu", "klug", "ruhig"], 1)
+    ]
+    age = hit("GG Art54", "Der Bundespräsident muss das vierzigste Lebensjahr vollendet haben.", rank=9)
+    term = hit("GG Art99", "Der Bundespräsident wird für fünf Jahre gewählt.", rank=8)
+    question = "Man muss 35 sein, um Bundespräsident zu werden, oder?"
+    ranked = rank(question, candidates([*filler, term, age]), None)
+    assert "GG Art54" not in {c.hit.entry_id for c in ranked[:6]}
+    _, premise, _, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "false_premise" and premise is not None
+    assert (premise.asked, premise.stated, premise.entry_id) == ("35", "vierzigste Lebensjahr", "GG Art54")
+    question = "Bleibt der Bundespräsident 35 Monate im Amt?"
+    _, premise, _, _ = _choose(question, rank(question, candidates([*filler, term, age]), None), survey=False)
+    assert premise is None or premise.entry_id != "GG Art54"
+
+
+def test_the_validator_still_refuses_a_repeated_premise_number() -> None:
+    question = "Eine Firma braucht erst ab 50 Mitarbeitern einen Datenschutzbeauftragten, oder?"
+    repeated = "Ja, ab 50 Mitarbeitern ist ein Datenschutzbeauftragter zu benennen [BDSG 2018 §38]."
+    corrected = "Laut Wissensbasis nicht 50 Mitarbeitern, sondern 20 Personen [BDSG 2018 §38]."
+    assert any("falsche Annahme" in v and "50" in v for v in find_violations(repeated, question, [BDSG], [], POLICY))
+    assert not find_violations(corrected, question, [BDSG], [], POLICY)
