@@ -43,6 +43,8 @@ from nodes.answer.state import (
 from nodes.shared.voice import Dimension
 
 FULL_COVERAGE: Final = 0.8
+# The outcomes the gate checks for key coverage; a false premise is checked by its own conditions in _premise.
+COVERAGE_GATED: Final[tuple[Answerability, ...]] = ("answerable", "missing_context")
 PARTIAL_COVERAGE: Final = 0.6
 CLOSE_TO_BEST: Final = 0.35  # a survey's sentences score at least this share of the best
 # A further sentence must say a key word the best lacks, and be about the same matter: from the best's block
@@ -143,7 +145,7 @@ def gate(found: Answerability, features: AnswerFeatures, min_score: float, embed
     similar = features.dense_similarity
     if found == "false_premise" and floor is not None and similar is not None and similar < floor:
         return "unanswerable"
-    if found not in ("answerable", "missing_context"):
+    if found not in COVERAGE_GATED:
         return found
     covered = features.key_coverage
     if floor is not None and similar is not None:

