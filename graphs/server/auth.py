@@ -45,6 +45,7 @@ FOREIGN_TENANT = "foreign_tenant: Dieser Schlüssel gehört zu Bot '{bot_id}'; {
 QUESTION_TOO_LONG = "question_too_long: Die Frage hat {length} Zeichen; erlaubt sind höchstens {limit}."
 REVIEWERS_ONLY = "reviewers_only: Die Prüfseite ist nur für Prüfer- und Admin-Schlüssel."
 DECIDERS_ONLY = "reviewers_only: Nur Prüfer- und Admin-Schlüssel entscheiden pausierte Läufe."
+STATE_WRITERS_ONLY = "reviewers_only: Nur Prüfer- und Admin-Schlüssel ändern den Zustand eines Laufs."
 ADMIN_ONLY = "admin_only: Nur Admin-Schlüssel dürfen Assistenten anlegen oder ändern."
 CRONS_DISABLED = "crons_disabled: Zeitgesteuerte Läufe sind über die API nicht freigegeben."
 FOREIGN_NAMESPACE = "foreign_namespace: Store-Einträge liegen unter dem Namensraum ('{identity}', …)."
@@ -258,6 +259,9 @@ async def on_thread_create(ctx: Auth.types.AuthContext, value: Auth.types.Thread
 @auth.on.threads.update
 async def on_thread_update(ctx: Auth.types.AuthContext, value: Auth.types.ThreadsUpdate) -> Auth.types.FilterType:
     tenant = tenant_of(ctx)
+    if value.get("metadata") is None and tenant.role == "user":
+        # a state update (POST /threads/{id}/state) could write a held answer past its review
+        raise Auth.exceptions.HTTPException(403, STATE_WRITERS_ONLY)
     if value.get("metadata") is not None:
         value["metadata"].pop("owner", None)  # a thread keeps its owner; reviewers must not take it over
         tag(value, {"bot_id": tenant.bot_id})
@@ -268,10 +272,11 @@ async def on_thread_update(ctx: Auth.types.AuthContext, value: Auth.types.Thread
 async def on_run_create(ctx: Auth.types.AuthContext, value: Auth.types.RunsCreate) -> Auth.types.FilterType:
     tenant = tenant_of(ctx)
     command = value["kwargs"].get("command")
-    if isinstance(command, dict) and command.get("resume") is not None:
-        if tenant.role == "user":  # a resume decides a review: a user key cannot release its own content
+    if isinstance(command, dict):
+        if tenant.role == "user":  # resume, goto or update steer a paused run: a user cannot release its own content
             raise Auth.exceptions.HTTPException(403, DECIDERS_ONLY)
-        command["resume"] = signed_resume(command["resume"], ctx.user.display_name)
+        if command.get("resume") is not None:
+            command["resume"] = signed_resume(command["resume"], ctx.user.display_name)
     tag(value, tenant.tags)
     pin_run(tenant, value["kwargs"], server_settings())
     return tenant.read_filter

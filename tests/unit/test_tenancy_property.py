@@ -217,3 +217,18 @@ def test_without_a_valid_key_every_request_gets_401(key_store: tuple[ApiKeyStore
     revoked = store.revoke(keys["ops"].split("_")[1])
     assert revoked.revoked_at is not None
     assert authenticate({b"x-api-key": keys["ops"].encode()}) == 401
+
+
+@pytest.mark.parametrize("command", [{"resume": [{"type": "accept", "args": None}]}, {"goto": "finalize_answer"}])
+@pytest.mark.parametrize("tenant", [t for t in TENANTS if t.bot_id == "hr" and t.identity.endswith("-1")])
+def test_only_reviewers_and_admins_steer_a_paused_run_or_write_its_state(
+    tenant: Tenant, command: dict[str, Any]
+) -> None:
+    kwargs: dict[str, Any] = {"command": dict(command), "config": {"configurable": {}}, "context": {}}
+    value: dict[str, Any] = {"thread_id": "t", "assistant_id": "answer", "metadata": {}, "kwargs": kwargs}
+    steered, _ = call(auth.on_run_create, tenant, "threads", "create_run", value)
+    state, _ = call(auth.on_thread_update, tenant, "threads", "update", {"thread_id": "t"})  # POST …/state
+    expected = 403 if tenant.role == "user" else 200
+    assert (steered, state) == (expected, expected)
+    renamed, _ = call(auth.on_thread_update, tenant, "threads", "update", {"thread_id": "t", "metadata": {}})
+    assert renamed == 200  # metadata updates stay open to every key of the thread
