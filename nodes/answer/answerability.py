@@ -181,7 +181,11 @@ def _choose(
     variants = _unique([c for c in peers if c.score >= TIED * best.score and _same_matter(c, best)])[:MAX_VARIANTS]
     asked_units = {q.unit for q in quantities(question)}
     if len(variants) > 1 and not asked_units and distinct_values([c.text for c in variants]):
-        return variants, None, _dimension(variants), "missing_context"
+        dimension = _dimension(variants)
+        # one block's sentences with different values and no dimension between them are a rule and its
+        # condition („6 Wochen" … „seit mindestens vier Wochen"), not variants
+        if dimension != "fall" or len({c.hit.entry_id for c in variants}) > 1:
+            return variants, None, dimension, "missing_context"
     chosen = [best]
     covered = set(best.covered_keys)
     for candidate in ranked[1:]:

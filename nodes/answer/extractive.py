@@ -21,6 +21,7 @@ from nodes.answer.prompts import (
 from nodes.answer.state import AnswerFeatures, EvidenceSentence, PremiseCorrection
 from nodes.answer.validate import conflict_applies
 from stores.kb.models import Hit, KBConflict
+from stores.text import split_sentences
 
 
 def build_extractive_answer(
@@ -67,8 +68,14 @@ def stands(sources: Sequence[Hit]) -> str:
     return ", ".join(f"{stand} [{', '.join(ids)}]" for stand, ids in by_stand.items())
 
 
-def cite(sentence: str, entry_id: str) -> str:
-    """The citation goes in front of the sentence's final punctuation: ``… Kalenderjahr [lb-url-01].``"""
+def cite(text: str, entry_id: str) -> str:
+    """The citation goes in front of each sentence's final punctuation: ``… Kalenderjahr [lb-url-01].`` An
+    evidence unit may hold two sentences (one that points back reads with the one before it), and every sentence
+    of an answer needs its citation."""
+    return " ".join(_cite_sentence(s.clean, entry_id) for s in split_sentences(text)) or _cite_sentence(text, entry_id)
+
+
+def _cite_sentence(sentence: str, entry_id: str) -> str:
     body = sentence.rstrip()
     if body and body[-1] in ".!?":
         return f"{body[:-1].rstrip()} [{entry_id}]{body[-1]}"

@@ -199,6 +199,25 @@ def test_cite_puts_the_id_before_the_final_punctuation() -> None:
     assert cite("Ohne Punkt", "x") == "Ohne Punkt [x]."
 
 
+def test_a_sentence_read_with_the_one_before_gets_a_citation_for_each() -> None:
+    """„In dieser Zeit …" joins the sentence it points back to; the validator wants every sentence cited."""
+    probezeit = hit(
+        "lb-end-01",
+        "Die ersten 6 Monate sind Probezeit. In dieser Zeit kann mit einer Frist von 2 Wochen gekündigt werden.",
+    )
+    question = "Mit welcher Frist kann ich in der Probezeit kündigen?"
+    evidence, _, _, _ = _choose(question, rank(question, candidates([probezeit]), None), survey=False)
+    assert evidence[0].text == probezeit.text
+    cited = cite(evidence[0].text, "lb-end-01")
+    assert cited == (
+        "Die ersten 6 Monate sind Probezeit [lb-end-01]. "
+        "In dieser Zeit kann mit einer Frist von 2 Wochen gekündigt werden [lb-end-01]."
+    )
+    chosen = [EvidenceSentence(entry_id="lb-end-01", text=evidence[0].text, score=1.0)]
+    answer = build_extractive_answer(question, chosen, [probezeit], [])
+    assert find_violations(answer, question, [probezeit], [], POLICY) == []
+
+
 def test_variants_of_one_rule_ask_back_for_the_missing_context() -> None:
     question = "Wie viele Urlaubstage habe ich?"
     ranked = rank(question, candidates([URLAUB, BILDUNG]), None)
@@ -209,6 +228,19 @@ def test_variants_of_one_rule_ask_back_for_the_missing_context() -> None:
     asked = "Wie viele Urlaubstage habe ich in Vollzeit?"
     evidence, _, dimension, outcome = _choose(asked, rank(asked, candidates([URLAUB, BILDUNG]), None), survey=False)
     assert outcome == "answerable" and dimension is None and "30 Arbeitstage" in evidence[0].text
+
+
+def test_a_rule_and_its_condition_in_one_block_are_no_variants() -> None:
+    """„6 Wochen" and „seit mindestens vier Wochen" are different values of one block, but no dimension (Vollzeit,
+    Bundesland …) tells them apart: the rule answers, nothing is asked back."""
+    krank = hit(
+        "lb-krk-02",
+        "Bei Arbeitsunfähigkeit wird das Entgelt bis zur Dauer von 6 Wochen je Erkrankung weitergezahlt. "
+        "Voraussetzung ist, dass das Arbeitsverhältnis seit mindestens vier Wochen ununterbrochen besteht.",
+    )
+    question = "Wie lange bekomme ich mein Gehalt weiter, wenn ich krank bin?"
+    evidence, _, dimension, outcome = _choose(question, rank(question, candidates([krank]), None), survey=False)
+    assert outcome == "answerable" and dimension is None and "6 Wochen" in evidence[0].text
 
 
 def test_a_false_premise_is_found_in_the_best_sentence() -> None:
