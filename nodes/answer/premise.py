@@ -140,7 +140,8 @@ def _quantity_at(text: str, tokens: list[_Token], i: int) -> Quantity | None:
     after = [t.text for t in tokens[i + 1 : i + 4]]
     if token.text[0].isdigit():
         digits = regex.sub(r"[ \u00a0\u202f]", "", token.text)
-        if after[:1] == ["."] and len(after) > 1:
+        # "3. März", "18. Lebensjahr"; "2.000." ends a sentence with a number
+        if after[:1] == ["."] and len(after) > 1 and digits.isdigit():
             month = _MONTHS.get(after[1].casefold())
             if month is not None:
                 return Quantity(_span(text, token, tokens[i + 2]), frozenset({f"{month}-{int(digits)}"}), "date")

@@ -94,6 +94,7 @@ def premise_conflict(question: str, sentence: str) -> PremiseConflict | None:
         ("Achten Sie darauf, einen Antrag zu stellen", []),
         ("einen Datenschutzbeauftragten benennen", []),
         ("bei einer Fünftagewoche", []),
+        ("Der Zuschuss beträgt 2.000. Weitere Leistungen gibt es nicht.", []),  # no ordinal, no crash
     ],
 )
 def test_quantities_read_numbers_with_what_they_count(text: str, expected: list[tuple[str, str, str]]) -> None:
