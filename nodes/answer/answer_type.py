@@ -79,7 +79,8 @@ def values(sentence: str) -> list[tuple[str, str]]:
     """The sentence's numbers (digits or number words) with the word after each: ``("sechs", "Monaten")``."""
     tokens = _TOKEN.findall(_REFERENCE.sub(" ", sentence))
     found = []
-    for token, after in zip(tokens, [*tokens[1:], ""], strict=True):
+    for index, token in enumerate(tokens):
+        after = tokens[index + 1] if index + 1 < len(tokens) else ""
         # a number word is a value before a noun („sechs Monaten") or as a count („einmal"); „zu achten" is none
         word = (
             token.casefold() not in _ARTICLES

@@ -37,6 +37,8 @@ def test_number_words_are_values_and_references_are_not() -> None:
     # "Zweifel", the verb "achten", articles and provisions are no numbers
     statute = "Im Zweifel ist darauf zu achten, dass eine Frist nach Art. 5 Nr. 3 der Verordnung 2016/679 gilt."
     assert values(statute) == []
+    assert values("Artikel 3") == values("") == []  # nothing left once the reference is taken out
+    assert not gives("duration", "Artikel 3")
 
 
 @pytest.mark.parametrize(
