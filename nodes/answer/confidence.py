@@ -3,6 +3,9 @@
 The calibrator computes no features of its own: it reads what ``assess_answerability`` measured
 (``AnswerFeatures``), each comparable across questions and KBs:
 
+- ``key_coverage``: the share of the question's key content the answer's sentences say: an answer the gate let
+  through on sentence similarity alone may be about a neighbouring subject („Kündigungsfrist" of employment for
+  a question about a Mietwohnung);
 - ``best_lexical``: how well the best sentence covers the question's content words;
 - ``score_margin``: how far the best sentence's rank score leads the best sentence of another block, as a share
   of it (a clear winner is usually the right sentence; two near-equal blocks mean the ranking had to guess);
@@ -35,11 +38,11 @@ from importlib import resources
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from nodes.answer.answerability import COVERAGE_GATED, FULL_COVERAGE, PARTIAL_COVERAGE
 from nodes.answer.state import AnswerFeatures
 from stores.vector.calibration import SPARSE_ONLY, logistic
 
 FEATURES = (
+    "key_coverage",
     "best_lexical",
     "score_margin",
     "similarity_margin",
@@ -56,6 +59,7 @@ class ConfidenceModel(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     intercept: float
+    key_coverage: float = Field(0.0, ge=0.0)
     best_lexical: float = Field(0.0, ge=0.0)
     score_margin: float = Field(0.0, ge=0.0)
     similarity_margin: float = Field(0.0, ge=0.0)
@@ -92,16 +96,6 @@ def confidence_features(features: AnswerFeatures) -> dict[str, float]:
 
 
 def answer_confidence(features: AnswerFeatures, claim_support: float, embedder_name: str | None) -> float:
-    """The calibrated probability that this answer is correct and supported, times its claims' support and the
-    share of the question's key content it addresses.
-
-    The last factor is below 1 only for answers the gate would have refused without its sentence-similarity
-    rescue (key coverage under ``PARTIAL_COVERAGE``): a sentence about a neighbouring subject („Kündigungsfrist"
-    of employment for a question about a Mietwohnung) is similar, but what the question is about stays unsaid,
-    and such an answer must not be delivered with high confidence. The fit cannot learn this: among the dev
-    answers the gate let through, coverage hardly separated right from wrong."""
-    covered = features.key_coverage
-    rescued = features.outcome in COVERAGE_GATED and covered < PARTIAL_COVERAGE
-    addressed = covered / FULL_COVERAGE if rescued else 1.0
+    """The calibrated probability that this answer is correct and supported, times its claims' support."""
     probability = model_for(embedder_name).probability(confidence_features(features))
-    return round(probability * claim_support * addressed, 4)
+    return round(probability * claim_support, 4)
