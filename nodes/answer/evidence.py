@@ -10,7 +10,7 @@ lower than the sentence's own words. With a dense embedder, the cosine of questi
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -209,24 +209,11 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
     for hit in hits:
         header = frozenset(analyze(f"{hit.title} {hit.section} {hit.entry_id} {hit.work}"))
         names = short_names(f"{hit.entry_id} {hit.title}")
-        lead_in: str | None = None
         before: str | None = None
         paragraphs: list[list[Candidate]] = [[]]
-        end = 0
-        for sentence in split_sentences(hit.text):
-            if "\n\n" in hit.text[end : sentence.start] or _PARAGRAPH.match(sentence.text):
+        for index, body, opens in _readable_units(hit.text):
+            if opens:
                 paragraphs.append([])
-            end = sentence.end
-            body = sentence.body.replace("[", "(").replace("]", ")")
-            if body.startswith(_REPEALED):  # a repealed item: the lead-in opens the items after it
-                continue
-            if body[:1].islower() and lead_in is not None:
-                body = f"{lead_in} {body.rstrip(' ,;.')}".removesuffix(" und").removesuffix(" oder") + "."
-            elif body.endswith(":") or not body.endswith((".", "!", "?")):
-                lead_in = body  # "… in Bezug auf:" opens the items that follow
-                continue
-            else:
-                lead_in = None
             if not _WHOLE.match(body) or len(body.split()) < MIN_WORDS:
                 before = None
                 continue
@@ -235,11 +222,54 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
                 body = f"{before} {body}"
             before = own
             lemmas = frozenset(t for w in _WORD.findall(body) for t in analyze(w)[:1])
-            paragraphs[-1].append(Candidate(hit, body, sentence.index, frozenset(analyze(body)), lemmas, header, names))
+            paragraphs[-1].append(Candidate(hit, body, index, frozenset(analyze(body)), lemmas, header, names))
         for paragraph in paragraphs:
             terms = frozenset().union(*(c.terms for c in paragraph))
             found += [replace(c, paragraph_terms=terms) for c in paragraph]
     return found
+
+
+def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
+    """The block's sentences as a reader takes them: a list item with its lead-in („… ist nur zulässig, soweit
+    sie" + „1. zur Aufgabenerfüllung öffentlicher Stellen,") and, where the sentence goes on after the list
+    („erforderlich ist und …", „gilt der Schutz …"), with those closing words; a lead-in is no unit of its own.
+    Each unit comes with its sentence index and whether it opens a paragraph."""
+    lead_in: str | None = None
+    items: list[tuple[int, str, bool]] = []  # the list's items, waiting for words that may close their sentence
+    end = 0
+    for sentence in split_sentences(text):
+        opens = "\n\n" in text[end : sentence.start] or bool(_PARAGRAPH.match(sentence.text))
+        end = sentence.end
+        body = sentence.body.replace("[", "(").replace("]", ")")
+        if body.startswith(_REPEALED):  # a repealed item: the lead-in opens the items after it
+            continue
+        # an item of the list; one that starts with a noun („Fahrzeugen und …") ends without a period
+        item = sentence.is_item and not _PARAGRAPH.match(sentence.text) and not body.endswith((".", "!", "?"))
+        if lead_in is not None and (item or body[:1].islower()):
+            if sentence.is_item:
+                items.append((sentence.index, _continued(lead_in, body), opens))
+                continue
+            if items and body.endswith((".", "!", "?")):  # the sentence ends after its list
+                yield from ((i, f"{item} {body}", o) for i, item, o in items)
+                items, lead_in = [], None
+                continue
+            yield from ((i, f"{item}.", o) for i, item, o in items)
+            items = []
+            yield sentence.index, f"{_continued(lead_in, body)}.", opens
+            continue
+        yield from ((i, f"{item}.", o) for i, item, o in items)
+        items = []
+        if body.endswith(":") or not body.endswith((".", "!", "?")):
+            lead_in = body  # "… in Bezug auf:" opens the items that follow
+            continue
+        lead_in = None
+        yield sentence.index, body, opens
+    yield from ((i, f"{item}.", o) for i, item, o in items)
+
+
+def _continued(lead_in: str, part: str) -> str:
+    """The lead-in with one item or closing part, without the item's own joiner („…, oder")."""
+    return f"{lead_in} {part.rstrip(' ,;.')}".removesuffix(" und").removesuffix(" oder").rstrip(" ,;")
 
 
 def rank(

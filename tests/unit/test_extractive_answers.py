@@ -427,3 +427,22 @@ def test_one_sentence_with_a_value_per_case_asks_which_case(question: str, block
     evidence, _, found, outcome = _choose(question, rank(question, candidates([block]), None), survey=False)
     assert found == dimension and outcome == ("missing_context" if dimension else "answerable")
     assert [c.text for c in evidence] == [block.text]
+
+
+def test_a_list_inside_a_sentence_reads_as_whole_sentences_with_the_words_after_it() -> None:
+    """Statutes put lists inside sentences: each item is read with the lead-in and with the words that close the
+    sentence after the list, also when it starts with a noun; a list at the end of a sentence keeps its items."""
+    statute = hit(
+        "BDSG 2018 §4",
+        "Bei der\nVideoüberwachung von\n\n1.  öffentlich zugänglichen Anlagen, wie insbesondere\n    Parkplätzen, oder\n\n"
+        "2.  Fahrzeugen des öffentlichen Busverkehrs\n\ngilt der Schutz von Leben als ein besonders wichtiges Interesse.\n\n"
+        "(2) Die Stelle muss\n\n1.  den Zweck nennen und\n\n2.  die Dauer der Speicherung angeben.",
+    )
+    assert [c.text for c in candidates([statute])] == [
+        "Bei der Videoüberwachung von öffentlich zugänglichen Anlagen, wie insbesondere Parkplätzen gilt der Schutz "
+        "von Leben als ein besonders wichtiges Interesse.",
+        "Bei der Videoüberwachung von Fahrzeugen des öffentlichen Busverkehrs gilt der Schutz von Leben als ein "
+        "besonders wichtiges Interesse.",
+        "Die Stelle muss den Zweck nennen.",
+        "Die Stelle muss die Dauer der Speicherung angeben.",
+    ]
