@@ -434,8 +434,10 @@ def test_a_list_inside_a_sentence_reads_as_whole_sentences_with_the_words_after_
     sentence after the list, also when it starts with a noun; a list at the end of a sentence keeps its items."""
     statute = hit(
         "BDSG 2018 §4",
-        "Bei der\nVideoüberwachung von\n\n1.  öffentlich zugänglichen Anlagen, wie insbesondere\n    Parkplätzen, oder\n\n"
-        "2.  Fahrzeugen des öffentlichen Busverkehrs\n\ngilt der Schutz von Leben als ein besonders wichtiges Interesse.\n\n"
+        "Bei der\nVideoüberwachung von\n\n"
+        "1.  öffentlich zugänglichen Anlagen, wie insbesondere\n    Parkplätzen, oder\n\n"
+        "2.  Fahrzeugen des öffentlichen Busverkehrs\n\n"
+        "gilt der Schutz von Leben als ein besonders wichtiges Interesse.\n\n"
         "(2) Die Stelle muss\n\n1.  den Zweck nennen und\n\n2.  die Dauer der Speicherung angeben.",
     )
     assert [c.text for c in candidates([statute])] == [
