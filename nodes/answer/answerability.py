@@ -5,7 +5,8 @@ relevance reaches the level's ``min_score``. Partial: full coverage with too lit
 coverage (``PARTIAL_COVERAGE``) with enough; the level's ``low_score_action`` decides (refuse / disclaimer /
 hint). Everything else is refused with the KB refusal sentence at every level. Two outcomes are answered at
 every level because the KB does say something: a false premise (a number of the question contradicts the best
-sentence) and missing context (equally good sentences give different values, e.g. per Bundesland).
+sentence) and missing context (equally good sentences, or one sentence, give different values, e.g. per
+Bundesland).
 """
 
 from __future__ import annotations
