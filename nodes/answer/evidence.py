@@ -243,8 +243,15 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
         body = sentence.body.replace("[", "(").replace("]", ")")
         if body.startswith(_REPEALED):  # a repealed item: the lead-in opens the items after it
             continue
-        # an item of the list; one that starts with a noun („Fahrzeugen und …") ends without a period
-        item = sentence.is_item and not _PARAGRAPH.match(sentence.text) and not body.endswith((".", "!", "?"))
+        # an item of the list; one that starts with a noun („Fahrzeugen und …") ends without a period and follows
+        # a lead-in that opens a sentence („Bei der Videoüberwachung von"), not a heading („Allgemeine Vorschriften")
+        item = (
+            sentence.is_item
+            and not _PARAGRAPH.match(sentence.text)
+            and not body.endswith((".", "!", "?"))
+            and lead_in is not None
+            and _opens_sentence(lead_in)
+        )
         if lead_in is not None and (item or body[:1].islower()):
             if sentence.is_item:
                 items.append((sentence.index, _continued(lead_in, body), opens))
@@ -265,6 +272,12 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
         lead_in = None
         yield sentence.index, body, opens
     yield from ((i, f"{item}.", o) for i, item, o in items)
+
+
+def _opens_sentence(lead_in: str) -> bool:
+    """A lead-in that the items go on (it ends in a lower-case word, a colon or a comma), unlike a heading."""
+    words = lead_in.split()
+    return lead_in.endswith((":", ",")) or bool(words and words[-1][:1].islower())
 
 
 def _continued(lead_in: str, part: str) -> str:

@@ -448,3 +448,10 @@ def test_a_list_inside_a_sentence_reads_as_whole_sentences_with_the_words_after_
         "Die Stelle muss den Zweck nennen.",
         "Die Stelle muss die Dauer der Speicherung angeben.",
     ]
+
+
+def test_a_numbered_heading_after_a_heading_is_no_list_item() -> None:
+    """Only a lead-in that opens a sentence takes items starting with a noun; two headings make no sentence."""
+    text = "Allgemeine Vorschriften\n\n1. Geltungsbereich der Richtlinie für alle Standorte\n\n"
+    text += "Die Richtlinie gilt für alle."
+    assert [c.text for c in candidates([hit("x", text)])] == ["Die Richtlinie gilt für alle."]
