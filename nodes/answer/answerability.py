@@ -125,7 +125,7 @@ def assess_answerability(
         similarity_margin=round(cosines[0] - cosines[1], 4) if len(cosines) > 1 else 0.0,
         most_similar=best is not None and bool(cosines) and best.cosine == cosines[0],
         sentence_relevance=round(best.hit.score, 4) if best else 0.0,
-        value_answered=best is not None and best.gives_type is not False,
+        value_answered=_gives_asked_value(evidence, best, parts=bool(by_part)),
         premise_settled=outcome == "false_premise"
         or (best is not None and values_stated(question, ". ".join([best.hit.title, *(c.text for c in evidence)]))),
     )
@@ -215,6 +215,15 @@ def _similarity(evidence: Sequence[Candidate], ranked: Sequence[Candidate]) -> f
     whole = {c.text: c.cosine for c in ranked if c.cosine is not None}
     cosines = [whole.get(c.text, c.cosine) for c in evidence]
     return max((c for c in cosines if c is not None), default=None)
+
+
+def _gives_asked_value(evidence: Sequence[Candidate], best: Candidate | None, *, parts: bool) -> bool:
+    """Whether the answer gives the kind of value asked („Wie lange" → a duration): one of its sentences does; in
+    a question of several parts, each part's sentence gives its part's kind. Without evidence: the best sentence."""
+    if not evidence:
+        return best is not None and best.gives_type is not False
+    answered = [c.gives_type is not False for c in evidence]
+    return all(answered) if parts else any(answered)
 
 
 def _one_per_part(parts: Sequence[list[Candidate]]) -> list[Candidate]:

