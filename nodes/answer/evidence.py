@@ -85,6 +85,7 @@ MIN_COMPOUND: Final = 8
 SAME_STEM: Final = 0.6
 MIN_STEM: Final = 7  # letters two lemmas share at least to count as one stem …
 MAX_ENDING: Final = 3  # … and differ in endings of at most this many letters ("-en", "-ung")
+MIN_VERB_STEM: Final = 4  # a shorter stem may be a verb's and its noun's („zahlen" / „Zahlung", „dauern" / „Dauer")
 MIN_PART: Final = 3
 
 
@@ -182,7 +183,9 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
         return COMPOSED
     if word.number:
         return 0.0
-    stem = SAME_STEM if any(_same_stem(lemma, t) for t in available if t[:MIN_STEM] == lemma[:MIN_STEM]) else 0.0
+    stem = (
+        SAME_STEM if any(_same_stem(lemma, t) for t in available if t[:MIN_VERB_STEM] == lemma[:MIN_VERB_STEM]) else 0.0
+    )
     if len(lemma) < MIN_COMPOUND:
         return stem
     heads = [t for t in available if len(t) >= MIN_PART and lemma.endswith(t)]
@@ -196,11 +199,25 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
 
 def _same_stem(lemma: str, term: str) -> bool:
     """Verb and noun of one stem: ``wiederwählen`` / ``Wiederwahl``, ``verjähren`` / ``Verjährung``; they differ
-    in their endings only (``Weiterbildungsbudget`` is no ``Weiterbildung``)."""
-    if len(lemma) < MIN_STEM or len(term) < MIN_STEM or lemma == term:
+    in their endings only (``Weiterbildungsbudget`` is no ``Weiterbildung``); a shorter verb only with its noun
+    (``zahlen`` / ``Zahlung``, ``arbeiten`` / ``Arbeit``)."""
+    if lemma == term:
+        return False
+    if _verb_and_noun(lemma, term) or _verb_and_noun(term, lemma):
+        return True
+    if len(lemma) < MIN_STEM or len(term) < MIN_STEM:
         return False
     shared = len(os.path.commonprefix([lemma, term]))
     return shared >= MIN_STEM and max(len(lemma), len(term)) - shared <= MAX_ENDING
+
+
+def _verb_and_noun(verb: str, noun: str) -> bool:
+    """The noun is the verb's stem, alone or with „-ung" (the analyzer gives verbs as infinitives)."""
+    for ending in ("en", "n"):
+        stem = verb.removesuffix(ending)
+        if stem != verb and len(stem) >= MIN_VERB_STEM and noun in (stem, f"{stem}ung"):
+            return True
+    return False
 
 
 def candidates(hits: Sequence[Hit]) -> list[Candidate]:

