@@ -11,7 +11,7 @@ export LANGGRAPH_CLI_NO_ANALYTICS := 1
 export LANGGRAPH_NO_VERSION_CHECK := true
 
 CHROMIUM := /usr/bin/chromium
-.PHONY: serve serve-prod test lint eval venv check clean browser regenerate
+.PHONY: serve serve-prod test lint eval venv check clean browser regenerate thesaurus
 
 # pip prints each package it collects and a bar with the time left for each download: a first install takes
 # 1–3 minutes and should not look like a hang.
@@ -63,6 +63,15 @@ eval: $(STAMP)
 regenerate: $(STAMP)
 	$(BIN)/python -m tests.graph.topology
 	$(BIN)/python -m evals.cli_reference
+
+## Rebuild the shipped German synonym sets (stores/text/synonyms_de.txt.gz) from OpenThesaurus (Debian mythes-de).
+MYTHES := /usr/share/mythes/th_de_DE_v2.dat
+$(MYTHES):
+	apt-get update
+	apt-get install -y --no-install-recommends mythes-de
+
+thesaurus: $(STAMP) $(MYTHES)
+	$(BIN)/python -m stores.text.thesaurus_build $(MYTHES)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

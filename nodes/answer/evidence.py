@@ -20,6 +20,7 @@ import regex
 from nodes.answer.answer_type import expected_answer_type, gives
 from stores.kb.models import Hit
 from stores.text import split_sentences
+from stores.text.thesaurus import synonyms
 from stores.vector.analyzer import analyze
 from stores.vector.embedders import Embedder
 
@@ -47,7 +48,7 @@ _WHOLE: Final = regex.compile(r"^[\p{Lu}\p{N}§„\"»(].*[.!?][\"“”»)]?$",
 QUESTION_OPENERS: Final = frozenset(
     """gibt gilt gelten muss müssen kann können darf dürfen habe hat haben bekomme bekommt bekommen steht stehen
     zählt zählen zahlt zahlen brauche braucht sollte soll sind ist wird werden welche welcher welches welchen
-    warum wieso weshalb wie wann wo wer was ab bis""".split()
+    warum wieso weshalb wie wann wo wer was ab bis laut""".split()
 )
 # Particles that carry a question's attitude, not its content ("Warum zahlt Nordlicht kein Urlaubsgeld?"), and
 # modal verbs, which statutes use everywhere ("darf", "muss").
@@ -77,6 +78,7 @@ MAX_EMBEDDED: Final = 32  # sentences embedded per question (the lexically best 
 MIN_WORDS: Final = 4
 FOUND_IN_COMPOUND: Final = 0.6
 COMPOSED: Final = 0.85
+SYNONYM: Final = 0.85  # the word, or each part of it, said in other words of the same meaning (thesaurus)
 HEAD_ONLY: Final = 0.5
 COVERED: Final = 0.6  # from here on a word counts as covered (the gate, and what a further sentence adds)
 FOCUS_WEIGHT: Final = 0.3  # among equally covering sentences, the one about less else ranks first
@@ -172,8 +174,9 @@ def question_parts(question: str) -> list[tuple[str, list[QuestionWord]]]:
 def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[str] | None = None) -> float:
     """How well ``available`` terms cover the word: 1 for its lemma (as a word of its own when ``lemmas`` are
     given), 0.85 for a modifier and a head that together make it (``Urlaubstage`` ← ``Arbeitstage … Urlaub``),
-    0.6 for the lemma inside a longer compound or a word of the same stem (``wiedergewählt`` ← ``Wiederwahl``),
-    0.5 for the head alone. A general head (``Reisekostenregeln``) needs only its modifier."""
+    0.85 for a synonym of it or of its parts (``Gehalt`` ← ``Entgelt``), 0.6 for the lemma inside a longer compound
+    or a word of the same stem (``wiedergewählt`` ← ``Wiederwahl``), 0.5 for the head alone. A general head
+    (``Reisekostenregeln``) needs only its modifier."""
     lemma, *parts = word.terms
     if lemma in available:
         return 1.0 if lemmas is None or lemma in lemmas else FOUND_IN_COMPOUND
@@ -183,9 +186,10 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
         return COMPOSED
     if word.number:
         return 0.0
-    stem = (
-        SAME_STEM if any(_same_stem(lemma, t) for t in available if t[:MIN_VERB_STEM] == lemma[:MIN_VERB_STEM]) else 0.0
-    )
+    prefix = lemma[:MIN_VERB_STEM]
+    stem = SAME_STEM if any(_same_stem(lemma, t) for t in available if t.startswith(prefix)) else 0.0
+    if _said_otherwise(lemma, parts, available):
+        stem = SYNONYM
     if len(lemma) < MIN_COMPOUND:
         return stem
     heads = [t for t in available if len(t) >= MIN_PART and lemma.endswith(t)]
@@ -195,6 +199,20 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
     return max(
         stem, COMPOSED if any(len(m) + len(h) >= len(lemma) - 1 for m in modifiers for h in heads) else HEAD_ONLY
     )
+
+
+def _said_otherwise(lemma: str, parts: Sequence[str], available: frozenset[str]) -> bool:
+    """A synonym of the word is available (``Gehalt`` ← ``Entgelt``), or of a compound's modifiers with its head
+    said as it is (``Lohnfortzahlung`` ← ``Entgeltfortzahlung``): a head in other words is another thing more
+    often than not (``Nichteinstellung`` is no ``Unterbrechung``, though ``Einstellung`` can mean one)."""
+    if lemma in GENERIC_TERMS:  # „Zeit" said otherwise is anything from „Dauer" to „Epoche"
+        return False
+    if not synonyms(lemma).isdisjoint(available):
+        return True
+    if not parts or parts[-1] not in available:
+        return False
+    # a general modifier must be said itself too
+    return all(p in available or (p not in GENERIC_TERMS and not synonyms(p).isdisjoint(available)) for p in parts)
 
 
 def _same_stem(lemma: str, term: str) -> bool:

@@ -9,6 +9,8 @@ import pytest
 from nodes.answer.answerability import _choose, _gives_asked_value, gate
 from nodes.answer.evidence import (
     SAME_STEM,
+    SYNONYM,
+    _said_otherwise,
     candidates,
     coverage,
     lead,
@@ -25,6 +27,7 @@ from nodes.shared.citations import cited_ids
 from nodes.shared.strictness import DEFAULT_REFUSAL_MESSAGE, get_strictness_config
 from nodes.shared.voice import KB_REFUSAL
 from stores.kb.models import Hit
+from stores.text.thesaurus import synonyms
 
 
 def hit(entry_id: str, text: str, *, rank: int = 1, score: float = 0.9, **extra: Any) -> Hit:
@@ -88,6 +91,9 @@ def test_list_items_are_read_with_their_lead_in() -> None:
 def test_question_words_mark_nouns_and_numbers_as_key_content() -> None:
     words = {w.word: w.key for w in question_words("Warum zahlt Nordlicht kein Urlaubsgeld ‹E-Mail› 2026?")}
     assert words == {"zahlt": False, "Nordlicht": True, "Urlaubsgeld": True, "2026": True}
+    # „Laut" opens a question as „according to": the act it names is the content
+    words = {w.word: w.key for w in question_words("Laut Personalhandbuch gibt es 0,30 € pro Kilometer?")}
+    assert words == {"Personalhandbuch": True, "gibt": False, "0,30": True, "pro": False, "Kilometer": True}
 
 
 def features(**values: Any) -> AnswerFeatures:
@@ -351,6 +357,26 @@ def test_a_short_verb_matches_its_noun(question: str, word: str, sentence: str, 
     asked = next(w for w in question_words(question) if w.word == word)
     found = candidates([hit("x-1", sentence)])[0]
     assert coverage(asked, found.terms, found.lemmas) == expected
+
+
+def _covered(question: str, word: str, sentence: str) -> float:
+    asked = next(w for w in question_words(question) if w.word == word)
+    found = candidates([hit("x-1", sentence)])[0]
+    return coverage(asked, found.terms, found.lemmas)
+
+
+def test_a_question_in_everyday_words_is_covered_by_the_kb_s_words() -> None:
+    sentence = "Bei Arbeitsunfähigkeit wird das Entgelt bis zur Dauer von 6 Wochen weitergezahlt."
+    assert _covered("Wie lange bekomme ich mein Gehalt weiter?", "Gehalt", sentence) == SYNONYM
+    fortzahlung = "Die Entgeltfortzahlung endet nach sechs Wochen."
+    assert _covered("Wie lange läuft die Lohnfortzahlung?", "Lohnfortzahlung", fortzahlung) == SYNONYM
+    # a general word is never said otherwise: „Kohle" is slang for „Geld", but „Urlaubskohle" is no „Urlaubsgeld"
+    assert "kohle" in synonyms("geld")
+    assert not _said_otherwise("urlaubsgeld", ["urlaub", "geld"], frozenset({"urlaub", "kohle"}))
+    assert not _said_otherwise("zeit", [], frozenset(synonyms("zeit")))
+    assert _said_otherwise("lohnfortzahlung", ["lohn", "fortzahlung"], frozenset({"entgelt", "fortzahlung"}))
+    assert "ende" in synonyms("einstellung")  # the head said otherwise: another thing
+    assert not _said_otherwise("nichteinstellung", ["nicht", "einstellung"], frozenset({"nicht", "ende"}))
 
 
 def test_the_provision_a_question_names_ranks_first() -> None:

@@ -1,0 +1,45 @@
+"""German synonyms: which lemmas share a meaning („Gehalt" / „Entgelt", „Hochzeit" / „Eheschließung").
+
+The synonym sets come from OpenThesaurus (www.openthesaurus.de, LGPL-2.1; see ``synonyms_de.LICENSE``), read from
+Debian's ``mythes-de`` by ``python -m stores.text.thesaurus_build`` and shipped as ``synonyms_de.txt.gz``: one set
+per line, written as the analyzer's lemmas. A user asks in everyday words („Krankschreibung", „Gehalt") what a
+KB states in its own („Arbeitsunfähigkeitsbescheinigung", „Entgelt").
+"""
+
+from __future__ import annotations
+
+import gzip
+from functools import lru_cache
+from pathlib import Path
+from typing import Final
+
+from stores.vector.analyzer import ANALYZER_VERSION
+
+SYNONYMS_FILE: Final = Path(__file__).with_name("synonyms_de.txt.gz")
+HEADER_PREFIX: Final = "# analyzer="
+
+
+class ThesaurusOutdated(RuntimeError):
+    """The shipped synonym sets were written with another analyzer version than the running one."""
+
+
+def synonyms(lemma: str) -> frozenset[str]:
+    """The lemmas that share a meaning with ``lemma`` (without it); empty for a word the thesaurus lacks."""
+    return _index(SYNONYMS_FILE).get(lemma, frozenset())
+
+
+@lru_cache(maxsize=2)
+def _index(path: Path) -> dict[str, frozenset[str]]:
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        header = next(lines).strip()
+        if header != f"{HEADER_PREFIX}{ANALYZER_VERSION}":
+            raise ThesaurusOutdated(
+                f"{path.name} passt nicht zur Analyse {ANALYZER_VERSION} ({header}): neu bauen mit "
+                "python -m stores.text.thesaurus_build /usr/share/mythes/th_de_DE_v2.dat"
+            )
+        found: dict[str, set[str]] = {}
+        for line in lines:
+            members = line.split()
+            for lemma in members:
+                found.setdefault(lemma, set()).update(members)
+    return {lemma: frozenset(others - {lemma}) for lemma, others in found.items()}
