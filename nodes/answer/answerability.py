@@ -201,15 +201,23 @@ def _choose(
     if within is not None:
         return chosen, None, within, "missing_context"
     covered = set(best.covered_keys)
+    # the best sentence lacks the kind of value asked („Wie oft …?"): the best one about the matter that gives it
+    valued = best.gives_type is not False
     for candidate in ranked[1:]:
         if len(chosen) >= MAX_SENTENCES or candidate.score < FURTHER_SAME_BLOCK * best.score:
             break
         close = FURTHER_SAME_BLOCK if candidate.hit.entry_id == best.hit.entry_id else FURTHER_OTHER_BLOCK
         new = candidate.said_keys - covered
-        if new and candidate.score >= close * best.score and not any(candidate.text == c.text for c in chosen):
+        gives_value = not valued and bool(candidate.gives_type)
+        if (new or gives_value) and candidate.score >= close * best.score and candidate.text not in _texts(chosen):
             chosen.append(candidate)
             covered |= new
+            valued = valued or gives_value
     return chosen, None, None, "answerable"
+
+
+def _texts(chosen: Sequence[Candidate]) -> set[str]:
+    return {c.text for c in chosen}
 
 
 def _similarity(evidence: Sequence[Candidate], ranked: Sequence[Candidate]) -> float | None:

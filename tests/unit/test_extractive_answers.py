@@ -318,6 +318,23 @@ def test_an_answer_gives_the_asked_value_when_any_of_its_sentences_does() -> Non
     assert _gives_asked_value([], with_value, parts=False)  # no evidence: the best sentence decides
 
 
+def test_the_sentence_that_gives_the_asked_kind_of_value_joins_a_best_one_without_it() -> None:
+    art54 = hit(
+        "GG Art54",
+        "(1) Der Bundespräsident wird ohne Aussprache von der Bundesversammlung gewählt.\n\n(2) Das Amt des "
+        "Bundespräsidenten dauert fünf Jahre. Anschließende Wiederwahl ist nur einmal zulässig.",
+    )
+    question = "Wie oft darf ein Bundespräsident wiedergewählt werden?"
+    ranked = rank(question, candidates([art54]), None)
+    assert ranked[0].gives_type is False  # the best sentence says who elects, not how often
+    evidence, _, _, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "answerable"
+    assert [c.text for c in evidence] == [ranked[0].text, "Anschließende Wiederwahl ist nur einmal zulässig."]
+    # a question that asks for no kind of value gets no second sentence for it
+    plain = "Wer wählt den Bundespräsidenten?"
+    assert len(_choose(plain, rank(plain, candidates([art54]), None), survey=False)[0]) == 1
+
+
 def test_a_further_sentence_from_another_block_must_score_close_to_the_best() -> None:
     question = "Muss ich eine Nebentätigkeit beim Arbeitgeber melden?"
     neben = hit("lb-neb-01", "Eine Nebentätigkeit ist vor Aufnahme schriftlich anzuzeigen.")
