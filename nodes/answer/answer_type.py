@@ -57,6 +57,8 @@ _DATE: Final = regex.compile(
     r"(?i)\b(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember)\b"
     r"|\b\d{1,2}\.\s?\d{1,2}\.|\b(?:19|20)\d\d\b|\b(?:spätestens|unverzüglich|binnen|innerhalb|sofort)\b"
     r"|\bbis zu[mr]? (?:ende|ablauf|beginn|schluss)\b|\b(?:vor|nach) (?:ablauf|beginn|ende)\b"
+    r"|\b\d{1,2}(?:[:.]\d{2})?\s?uhr\b"  # a clock time: „von 9:30 bis 14:30 Uhr"
+    r"|\b\d{1,2}\.\s+(?:des|eines|jedes)\s+\p{L}*(?:monats|quartals|jahres)\b"  # „bis zum 15. des Monats"
 )
 _CONDITION: Final = regex.compile(r"(?i)\b(?:wenn|sofern|soweit|falls|solange|sobald)\b")
 _AGE: Final = regex.compile(r"(?i)lebensjahr|\bjahre alt\b|\balter von\b|\bvolljährig|\bminderjährig")
