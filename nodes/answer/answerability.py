@@ -202,6 +202,7 @@ def _choose(
         return chosen, None, within, "missing_context"
     covered = set(best.covered_keys)
     # the best sentence lacks the kind of value asked („Wie oft …?"): the best one about the matter that gives it
+    # joins, and goes first — it states the fact, the best sentence the context
     valued = best.gives_type is not False
     for candidate in ranked[1:]:
         if len(chosen) >= MAX_SENTENCES or candidate.score < FURTHER_SAME_BLOCK * best.score:
@@ -210,7 +211,7 @@ def _choose(
         new = candidate.said_keys - covered
         gives_value = not valued and bool(candidate.gives_type)
         if (new or gives_value) and candidate.score >= close * best.score and candidate.text not in _texts(chosen):
-            chosen.append(candidate)
+            chosen.insert(0 if gives_value else len(chosen), candidate)
             covered |= new
             valued = valued or gives_value
     return chosen, None, None, "answerable"

@@ -329,7 +329,8 @@ def test_the_sentence_that_gives_the_asked_kind_of_value_joins_a_best_one_withou
     assert ranked[0].gives_type is False  # the best sentence says who elects, not how often
     evidence, _, _, outcome = _choose(question, ranked, survey=False)
     assert outcome == "answerable"
-    assert [c.text for c in evidence] == [ranked[0].text, "Anschließende Wiederwahl ist nur einmal zulässig."]
+    # the fact first, the best sentence after it as context
+    assert [c.text for c in evidence] == ["Anschließende Wiederwahl ist nur einmal zulässig.", ranked[0].text]
     # a question that asks for no kind of value gets no second sentence for it
     plain = "Wer wählt den Bundespräsidenten?"
     assert len(_choose(plain, rank(plain, candidates([art54]), None), survey=False)[0]) == 1
