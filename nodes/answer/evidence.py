@@ -174,7 +174,7 @@ def question_parts(question: str) -> list[tuple[str, list[QuestionWord]]]:
 def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[str] | None = None) -> float:
     """How well ``available`` terms cover the word: 1 for its lemma (as a word of its own when ``lemmas`` are
     given), 0.85 for a modifier and a head that together make it (``Urlaubstage`` ← ``Arbeitstage … Urlaub``),
-    0.85 for a synonym of it or of its parts (``Gehalt`` ← ``Entgelt``), 0.6 for the lemma inside a longer compound
+    0.85 for a synonym of it or of its modifiers (``Gehalt`` ← ``Entgelt``), 0.6 for the lemma inside a longer compound
     or a word of the same stem (``wiedergewählt`` ← ``Wiederwahl``), 0.5 for the head alone. A general head
     (``Reisekostenregeln``) needs only its modifier."""
     lemma, *parts = word.terms

@@ -49,10 +49,13 @@ def build(source: Path, target: Path = SYNONYMS_FILE) -> int:
     with source.open(encoding="utf-8", errors="replace") as lines:
         found = {" ".join(sorted(s)) for s in synonym_sets(lines)}
     partial = target.with_suffix(".partial")
-    with gzip.GzipFile(partial, "wb", mtime=0) as raw:
-        raw.write(f"{HEADER_PREFIX}{ANALYZER_VERSION}\n".encode())
-        raw.write("".join(f"{line}\n" for line in sorted(found)).encode())
-    partial.replace(target)  # a failed build leaves the shipped file as it was
+    try:
+        with gzip.GzipFile(partial, "wb", mtime=0) as raw:
+            raw.write(f"{HEADER_PREFIX}{ANALYZER_VERSION}\n".encode())
+            raw.write("".join(f"{line}\n" for line in sorted(found)).encode())
+        partial.replace(target)  # a failed build leaves the shipped file as it was, and no partial file
+    finally:
+        partial.unlink(missing_ok=True)
     return len(found)
 
 
