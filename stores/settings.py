@@ -90,6 +90,9 @@ class StoreSettings(ProviderEndpoints):
     kb_dense_weight: float = Field(0.5, ge=0.0, le=1.0, description="Weight of the dense list in weighted fusion.")
     kb_candidates: int = Field(50, ge=1, le=1000, description="Candidates fetched per list before fusion.")
     kb_chunk_chars: int = Field(1500, ge=200, description="Longest chunk of a KB entry, in characters.")
+    kb_chunks_per_hit: int = Field(
+        2, ge=1, le=5, description="Chunks of one entry a hit shows: its best one and the next best retrieved."
+    )
     kb_cross_ref_extras: int = Field(
         3, ge=0, description="Most entries added per search because retrieved entries reference them."
     )

@@ -53,6 +53,10 @@ def chunk_id(entry_id: str, number: int) -> str:
     return f"{entry_id}#{number}"
 
 
+def chunk_number(chunk: str) -> int:
+    return int(chunk.rsplit("#", 1)[1])
+
+
 def point_id(kb_id: str, chunk: str) -> str:
     return f"{kb_id}:{chunk}"
 

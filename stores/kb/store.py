@@ -6,12 +6,13 @@ that reads across knowledge bases.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from stores.kb.layout import NO_END, NO_START, TENANT_KEY, checked_kb_id, day_number, kb_alias
+from stores.kb.layout import NO_END, NO_START, TENANT_KEY, checked_kb_id, chunk_number, day_number, kb_alias
 from stores.kb.models import Hit, KBConflict, KBEntry
 from stores.settings import StoreSettings
 from stores.sql.engine import Database
@@ -38,11 +39,20 @@ class _Ranked:
 class KnowledgeBase:
     """Read access to ingested KBs: one index alias per KB plus the SQL records of entries and conflicts."""
 
-    def __init__(self, index: HybridIndex, database: Database, *, prefix: str = "belegt", cross_ref_extras: int = 3):
+    def __init__(
+        self,
+        index: HybridIndex,
+        database: Database,
+        *,
+        prefix: str = "belegt",
+        cross_ref_extras: int = 3,
+        chunks_per_hit: int = 2,
+    ):
         self.index = index
         self.records = KBRecords(database)
         self.prefix = prefix
         self.cross_ref_extras = cross_ref_extras
+        self.chunks_per_hit = chunks_per_hit
 
     @classmethod
     def from_settings(
@@ -53,6 +63,7 @@ class KnowledgeBase:
             database,
             prefix=settings.qdrant_prefix,
             cross_ref_extras=settings.kb_cross_ref_extras,
+            chunks_per_hit=settings.kb_chunks_per_hit,
         )
 
     def alias(self, kb_id: str) -> str:
@@ -68,10 +79,12 @@ class KnowledgeBase:
         valid_on: date | None = None,
         expand_cross_refs: bool = True,
     ) -> list[Hit]:
-        """Hits for several sub-queries fused into one list, one hit per entry (its best chunk).
+        """Hits for several sub-queries fused into one list, one hit per entry.
 
         Sub-query rankings are fused by reciprocal rank; an entry's score is its best calibrated score over
-        all sub-queries. ``stand`` keeps only entries of exactly that stand, ``valid_on`` only entries valid
+        all sub-queries. A hit's text is its entry's best chunk joined, in text order, with the entry's next
+        best retrieved chunks (``chunks_per_hit`` in all): a long section's answer often sits in a chunk beside
+        the one that matched best. ``stand`` keeps only entries of exactly that stand, ``valid_on`` only entries valid
         on that day. With ``expand_cross_refs``, up to ``cross_ref_extras`` entries referenced by the hits
         (and not hits themselves) follow the ``limit`` hits, marked ``cross_ref_extra``.
         """
@@ -87,7 +100,13 @@ class KnowledgeBase:
         except MissingIndex:
             raise KnowledgeBaseNotFound(kb_id) from None
         best: dict[str, _Ranked] = {}
+        retrieved: dict[str, dict[str, ScoredPoint]] = defaultdict(dict)  # entry → chunk → its best point
         for chunks in rankings:
+            for point in chunks:
+                seen = retrieved[str(point.payload["entry_id"])]
+                chunk = str(point.payload["chunk_id"])
+                if chunk not in seen or point.score > seen[chunk].score:
+                    seen[chunk] = point
             for position, point in enumerate(_best_chunk_per_entry(chunks), start=1):
                 entry_id = str(point.payload["entry_id"])
                 previous = best.get(entry_id)
@@ -95,10 +114,23 @@ class KnowledgeBase:
                 keep = point if previous is None or point.score > previous.point.score else previous.point
                 best[entry_id] = _Ranked(keep, fused)
         ordered = sorted(best.values(), key=lambda r: (-r.fused, -r.point.score, r.point.payload["entry_id"]))[:limit]
-        hits = [_hit(r.point, rank) for rank, r in enumerate(ordered, start=1)]
+        hits = [
+            _hit(r.point, rank, text=self._hit_text(r.point, retrieved[str(r.point.payload["entry_id"])]))
+            for rank, r in enumerate(ordered, start=1)
+        ]
         if expand_cross_refs and self.cross_ref_extras > 0:
             hits += self._cross_ref_hits(alias, kb_id, texts[0], hits, conditions)
         return hits
+
+    def _hit_text(self, best: ScoredPoint, chunks: Mapping[str, ScoredPoint]) -> str:
+        others = sorted((p for c, p in chunks.items() if c != best.payload["chunk_id"]), key=lambda p: -p.score)
+        shown = sorted([best, *others[: self.chunks_per_hit - 1]], key=lambda p: chunk_number(p.payload["chunk_id"]))
+        # neighbouring chunks were cut at a sentence end; a gap between them becomes a paragraph break
+        text = str(shown[0].payload["text"])
+        for previous, point in zip(shown, shown[1:], strict=False):
+            adjacent = chunk_number(point.payload["chunk_id"]) == chunk_number(previous.payload["chunk_id"]) + 1
+            text += ("\n" if adjacent else "\n\n") + str(point.payload["text"])
+        return text
 
     def conflicts(self, kb_id: str) -> list[KBConflict]:
         return self.records.conflicts(checked_kb_id(kb_id))
@@ -148,7 +180,7 @@ def _best_chunk_per_entry(chunks: Sequence[ScoredPoint]) -> list[ScoredPoint]:
     return list(seen.values())
 
 
-def _hit(point: ScoredPoint, rank: int, *, cross_ref_extra: bool = False) -> Hit:
+def _hit(point: ScoredPoint, rank: int, *, cross_ref_extra: bool = False, text: str | None = None) -> Hit:
     payload: dict[str, Any] = point.payload
     return Hit(
         entry_id=payload["entry_id"],
@@ -156,7 +188,7 @@ def _hit(point: ScoredPoint, rank: int, *, cross_ref_extra: bool = False) -> Hit
         kb_id=payload[TENANT_KEY],
         title=payload["title"],
         section=payload["section"],
-        text=payload["text"],
+        text=payload["text"] if text is None else text,
         stand=payload["stand"],
         work=payload["work"],
         official=payload["official"],

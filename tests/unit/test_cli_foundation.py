@@ -104,6 +104,7 @@ BAD_SETTINGS = {
     "kb_dense_weight": ("BELEGT_KB_DENSE_WEIGHT", "2"),
     "kb_candidates": ("BELEGT_KB_CANDIDATES", "0"),
     "kb_chunk_chars": ("BELEGT_KB_CHUNK_CHARS", "10"),
+    "kb_chunks_per_hit": ("BELEGT_KB_CHUNKS_PER_HIT", "0"),
     "kb_cross_ref_extras": ("BELEGT_KB_CROSS_REF_EXTRAS", "-1"),
     "kb_id_pattern": ("BELEGT_KB_ID_PATTERN", "([a-z"),
     "server_port": ("BELEGT_SERVER_PORT", "0"),

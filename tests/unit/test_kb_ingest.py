@@ -75,6 +75,23 @@ def test_chunks_follow_the_entry_length(kb: KnowledgeBase, tmp_path: Path) -> No
     assert kb.index.count(alias, filter={"kb_id": "demo"}) == 1  # stale chunks removed
 
 
+def test_a_hit_shows_the_entrys_next_best_retrieved_chunk_in_text_order(
+    kb: KnowledgeBase, database: Database, tmp_path: Path
+) -> None:
+    daily = "Das Tagegeld beträgt 28 Euro je vollem Reisetag. " * 30  # each part fills one chunk
+    rail = "Die Bahncard wird nur nach vorheriger Genehmigung erstattet. " * 24
+    hotel = "Übernachtungskosten werden bis 100 Euro erstattet, das Tagegeld sinkt dann. " * 18
+    ingest(kb, write_jsonl(tmp_path / "a.jsonl", [entry("lb-rk-01", "Reisekosten", daily + rail + hotel)]))
+    assert kb.index.count(kb.alias("demo"), filter={"kb_id": "demo"}) == 3
+    hit = kb.search("demo", ["Übernachtungskosten Tagegeld"])[0]
+    assert hit.chunk_id == "lb-rk-01#3"  # the best chunk still names the hit
+    # the first chunk matches too and comes first, as in the entry; the gap to the third is a paragraph break
+    assert hit.text.startswith("Das Tagegeld") and "Bahncard" not in hit.text
+    assert "je vollem Reisetag.\n\nÜbernachtungskosten" in hit.text
+    only_best = KnowledgeBase(kb.index, database, chunks_per_hit=1).search("demo", ["Übernachtungskosten Tagegeld"])
+    assert only_best[0].text.startswith("Übernachtungskosten") and "28 Euro" not in only_best[0].text
+
+
 def test_prune_removes_missing_entries_and_conflicts(kb: KnowledgeBase, source: Path, tmp_path: Path) -> None:
     ingest(kb, source)
     subset = write_jsonl(tmp_path / "subset.jsonl", SMALL_KB[:2])
