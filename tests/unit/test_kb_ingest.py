@@ -88,6 +88,8 @@ def test_a_hit_shows_the_entrys_next_best_retrieved_chunk_in_text_order(
     # the first chunk matches too and comes first, as in the entry; the gap to the third is a paragraph break
     assert hit.text.startswith("Das Tagegeld") and "Bahncard" not in hit.text
     assert "je vollem Reisetag.\n\nÜbernachtungskosten" in hit.text
+    neighbours = kb.search("demo", ["Bahncard Reisetag"])[0]  # adjacent chunks: one line break, no gap
+    assert "je vollem Reisetag.\nDie Bahncard" in neighbours.text and "Übernachtungskosten" not in neighbours.text
     only_best = KnowledgeBase(kb.index, database, chunks_per_hit=1).search("demo", ["Übernachtungskosten Tagegeld"])
     assert only_best[0].text.startswith("Übernachtungskosten") and "28 Euro" not in only_best[0].text
 
