@@ -217,19 +217,27 @@ def _choose(
     within = None if asked_units else _variants_within(question, best)
     if within is not None:
         return chosen, None, within, "missing_context"
-    covered = set(best.covered_keys)
+    covered, said = set(best.covered_keys), set(best.said_words)
     # the best sentence lacks the kind of value asked („Wie oft …?"): the best one about the matter that gives it
     # joins, and goes first — it states the fact, the best sentence the context
     valued = best.gives_type is not False
     for candidate in ranked[1:]:
         if len(chosen) >= MAX_SENTENCES or candidate.score < FURTHER_SAME_BLOCK * best.score:
             break
-        close = FURTHER_SAME_BLOCK if candidate.hit.entry_id == best.hit.entry_id else FURTHER_OTHER_BLOCK
+        same_block = candidate.hit.entry_id == best.hit.entry_id
+        close = FURTHER_SAME_BLOCK if same_block else FURTHER_OTHER_BLOCK
         new = candidate.said_keys - covered
         gives_value = not valued and bool(candidate.gives_type)
-        if (new or gives_value) and candidate.score >= close * best.score and candidate.text not in _texts(chosen):
+        # a sentence of the best's block, nearly as good, that says a question word none of the chosen says: the
+        # rule's consequence beside its condition („… privat nutzen." and „… wird mit 1 % … versteuert …")
+        completes = (
+            same_block and candidate.score >= FURTHER_OTHER_BLOCK * best.score and bool(candidate.said_words - said)
+        )
+        wanted = new or gives_value or completes
+        if wanted and candidate.score >= close * best.score and candidate.text not in _texts(chosen):
             chosen.insert(0 if gives_value else len(chosen), candidate)
             covered |= new
+            said |= candidate.said_words
             valued = valued or gives_value
     return chosen, None, None, "answerable"
 

@@ -124,6 +124,7 @@ class Candidate:
     score: float = 0.0
     covered_keys: frozenset[str] = field(default_factory=frozenset)
     said_keys: frozenset[str] = field(default_factory=frozenset)  # key words (no numbers) its own text covers
+    said_words: frozenset[str] = field(default_factory=frozenset)  # content words (no numbers) it covers
     gives_type: bool | None = None  # None: the question asks for no particular kind of value
 
     @property
@@ -343,6 +344,7 @@ def rank(
             matched += own
         focus = min(1.0, matched / max(1, len(candidate.lemmas)) * 3)
         typed = None if asked is None else gives(asked, candidate.text)
+        said = [w for w in words if not w.number and coverage(w, candidate.terms, candidate.lemmas) >= COVERED]
         scored.append(
             replace(
                 candidate,
@@ -351,11 +353,8 @@ def rank(
                 covered_keys=frozenset(
                     w.terms[0] for w in words if w.key and max(coverage(w, t) for t in own_and_header) >= COVERED
                 ),
-                said_keys=frozenset(
-                    w.terms[0]
-                    for w in words
-                    if w.key and not w.number and coverage(w, candidate.terms, candidate.lemmas) >= COVERED
-                ),
+                said_keys=frozenset(w.terms[0] for w in said if w.key),
+                said_words=frozenset(w.terms[0] for w in said),
                 score=lexical / total
                 + FOCUS_WEIGHT * focus
                 + TYPE_WEIGHT * bool(typed)

