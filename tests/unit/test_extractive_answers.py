@@ -356,9 +356,9 @@ def test_a_sentence_of_the_best_block_that_says_a_further_question_word_joins() 
     assert ranked[0].text.startswith("Führungskräfte") and ranked[1].said_words == {"versteurn"}
     evidence, _, _, outcome = _choose(question, ranked, survey=False)
     assert outcome == "answerable"
-    # the consequence joins (it says „versteuert"); the sentence that says no further question word does not
+    # the consequence joins (it says „versteuert"); the third sentence, well below the best, does not
     assert [c.text.split()[0] for c in evidence] == ["Führungskräfte", "Der"]
-    # nor does one far below the best
+    # nor does the consequence when it scores far below the best
     far = [ranked[0], replace(ranked[1], score=0.9), ranked[2]]
     assert len(_choose(question, far, survey=False)[0]) == 1
 
@@ -574,7 +574,7 @@ def test_the_margins_of_a_multi_part_question_are_measured_per_part() -> None:
     erloeschen = hit("ProdHaftG §13", "Der Anspruch erlischt zehn Jahre nach dem Inverkehrbringen.", rank=2)
     services: Any = type("Services", (), {"embedder": None})()
 
-    def features(question: str) -> AnswerFeatures:
+    def measured(question: str) -> AnswerFeatures:
         state: Any = {
             "question_for_model": question,
             "policy": POLICY,
@@ -585,7 +585,7 @@ def test_the_margins_of_a_multi_part_question_are_measured_per_part() -> None:
         return found
 
     question = "Wann verjährt der Anspruch und wann erlischt der Anspruch?"
-    two_parts = features(question)
+    two_parts = measured(question)
     # in the whole question's ranking the other part's sentence runs close behind; in each part's own it does not
     whole = lead(rank(question, candidates([verjaehrung, erloeschen]), None))
     assert two_parts.sentences_used == 2 and whole < 0.1 < two_parts.score_margin
