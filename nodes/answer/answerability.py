@@ -314,8 +314,15 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
     hits = list({c.hit.entry_id: c.hit for c in ranked}.values())
     named = named_acts(question, hits)
     pool.sort(key=lambda c: not any(same_act(name, c.hit) for name in named))  # the act the question names first
-    # further down, a sentence fully about the question may state the very thing asked ("vierzigste Lebensjahr")
-    further = [c for c in ranked[PREMISE_POOL:] if c.key_coverage >= FULL_COVERAGE]
+    # further down, a sentence fully about the question may state the very thing asked; its paragraph may name the
+    # matter for it („Der Bundespräsident wird … gewählt. Wählbar ist jeder Deutsche, der … das vierzigste …")
+    words = question_words(question)
+    weights = word_weights(words, ranked)
+    further = [
+        c
+        for c in ranked[PREMISE_POOL:]
+        if key_coverage(words, weights, [c.terms, c.header_terms, c.paragraph_terms]) >= FULL_COVERAGE
+    ]
     searched = pool + further
     found = first_premise_conflict(question, [c.text for c in searched], close=len(pool))
     if found is not None:
@@ -392,14 +399,18 @@ def _variants_within(question: str, best: Candidate) -> Dimension | None:
 
 
 def _names_a_case(question: str, sentence: str, first_value: str) -> bool:
-    """A key word of the question that the sentence says only after its first value names one of its cases."""
+    """A key word of the question that the sentence says only after its first value names one of its cases. The
+    value's own unit („drei Stimmen" … „sechs Stimmen" for „Wie viele Stimmen …?") is what varies, not a case."""
     cut = sentence.find(first_value)
     if cut < 0:
         return False
     before = frozenset(analyze(sentence[:cut]))
     after = frozenset(analyze(sentence[cut + len(first_value) :]))
+    unit = frozenset(analyze(first_value))
     return any(
-        coverage(w, after) >= COVERED > coverage(w, before) for w in question_words(question) if w.key and not w.number
+        coverage(w, after) >= COVERED > max(coverage(w, before), coverage(w, unit))
+        for w in question_words(question)
+        if w.key and not w.number
     )
 
 

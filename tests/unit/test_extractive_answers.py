@@ -513,6 +513,16 @@ RUFBEREITSCHAFT = hit(
     ("question", "block", "dimension"),
     [
         ("Was bekomme ich für Rufbereitschaft?", RUFBEREITSCHAFT, "fall"),
+        # the asked unit recurs with the last value: it is what varies, not a case the question names
+        (
+            "Wie viele Stimmen hat mein Land im Bundesrat?",
+            hit(
+                "GG Art51",
+                "Jedes Land hat mindestens drei Stimmen, Länder mit mehr als zwei Millionen Einwohnern haben vier, "
+                "Länder mit mehr als sieben Millionen Einwohnern sechs Stimmen.",
+            ),
+            "fall",
+        ),
         (
             "Wie viel Urlaubsgeld bekomme ich?",
             hit("lb-ent-03", "Das Urlaubsgeld beträgt 600 €, bei Teilzeit anteilig."),

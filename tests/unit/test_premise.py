@@ -318,6 +318,28 @@ def test_below_the_top_only_a_sentence_on_the_very_thing_asked_corrects() -> Non
     assert premise is None or premise.entry_id != "GG Art54"
 
 
+def test_below_the_top_the_paragraph_may_name_the_matter_of_the_correcting_sentence() -> None:
+    """The sentence with the right value leaves the matter to its paragraph's first sentence; a sentence of another
+    office that happens to state the asked value does not confirm it, as it is not about the matter."""
+    other = hit("BDSG §11", "Die oder der Bundesbeauftragte muss bei der Wahl das 35. Lebensjahr vollendet haben.")
+    filler = [
+        hit(f"GG Art{i}", f"Der Bundespräsident muss das Amt {manner} ausüben.", rank=i)
+        for i, manner in enumerate(["gewissenhaft", "gerecht", "neutral", "sorgsam", "treu", "klug"], 2)
+    ]
+    election = hit(
+        "GG Art54",
+        "(1) Der Bundespräsident wird ohne Aussprache gewählt. Wählbar ist jeder Deutsche, der das vierzigste "
+        "Lebensjahr vollendet hat.\n\n(2) Das Amt dauert fünf Jahre.",
+        rank=9,
+    )
+    question = "Ich hab gehört, man muss 35 sein, um Bundespräsident zu werden – richtig?"
+    ranked = rank(question, candidates([other, *filler, election]), None)
+    evidence, premise, _, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "false_premise" and premise is not None
+    assert (premise.asked, premise.stated, premise.entry_id) == ("35", "vierzigste Lebensjahr", "GG Art54")
+    assert evidence[0].text.startswith("Wählbar ist jeder Deutsche")
+
+
 def test_the_validator_still_refuses_a_repeated_premise_number() -> None:
     question = "Eine Firma braucht erst ab 50 Mitarbeitern einen Datenschutzbeauftragten, oder?"
     repeated = "Ja, ab 50 Mitarbeitern ist ein Datenschutzbeauftragter zu benennen [BDSG 2018 §38]."
