@@ -34,7 +34,13 @@ from nodes.answer.evidence import (
     rank,
     word_weights,
 )
-from nodes.answer.premise import contradicting_values, distinct_values, first_premise_conflict, quantities
+from nodes.answer.premise import (
+    contradicting_values,
+    distinct_values,
+    first_premise_conflict,
+    quantities,
+    with_lead,
+)
 from nodes.answer.question_numbers import values_stated
 from nodes.answer.runtime import context_of
 from nodes.answer.services import AnswerServices
@@ -329,8 +335,9 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
         index, conflict = found
         entry = searched[index].hit.entry_id
         # "40-Stunden-Woche" asks "40-Stunden": the correction reads "nicht 40 Stunden, sondern 38,5 Stunden"
-        asked = _NUMBER_HYPHEN.sub(" ", conflict.asked.text)
-        correction = PremiseCorrection(asked=asked, stated=conflict.stated.text, entry_id=entry)
+        asked = _NUMBER_HYPHEN.sub(" ", with_lead(question, conflict.asked.text))
+        stated = with_lead(searched[index].text, conflict.stated.text)
+        correction = PremiseCorrection(asked=asked, stated=stated, entry_id=entry)
         return searched[index], correction
     for name in named:
         if same_act(name, best.hit):

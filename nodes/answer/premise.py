@@ -19,7 +19,7 @@ from typing import Final
 
 import regex
 
-from nodes.shared.citations import number_forms
+from nodes.shared.citations import VALUE_LEAD, number_forms
 from stores.vector.analyzer import analyze
 
 _UNITS: Final = {
@@ -62,6 +62,8 @@ _YEAR: Final = regex.compile(r"^(19|20)\d\d$")
 _MAX_AGE: Final = 130
 SAME_ORDER: Final = 10
 SAME_LENGTH: Final = 0.1  # durations in different units agree within this share ("vier Wochen" ≈ "einem Monat")
+_LEAD: Final = regex.compile(rf"{VALUE_LEAD}$", regex.IGNORECASE)
+_ORDINAL: Final = regex.compile(r"^(?:\d+\.|\p{L}+te[nmrs]?)\s")
 # "Laut Wissensbasis nicht 25 Urlaubstage, sondern …": the premise part a correction negates.
 CORRECTION: Final = regex.compile(r"^\s*Laut Wissensbasis nicht .+?, sondern\s+")
 
@@ -359,3 +361,17 @@ def contradicting_values(first: str, second: str) -> bool:
 def distinct_values(sentences: list[str]) -> bool:
     """Some unit takes more than one value across the sentences (variants of one rule)."""
     return any(contradicting_values(a, b) for i, a in enumerate(sentences) for b in sentences[i + 1 :])
+
+
+def with_lead(text: str, value: str) -> str:
+    """The value as ``text`` says it, with the preposition right before it („in drei Jahren"); an article only
+    before an ordinal („das vierzigste Lebensjahr", not „der 3 Monate" of „nach Ablauf der 3 Monate")."""
+    at = text.find(value)
+    lead = _LEAD.search(text[:at]) if at >= 0 else None
+    if lead is None:
+        return value
+    words = lead.group(0)
+    if lead.group("article") and not _ORDINAL.match(value):
+        words = words[: lead.start("article") - lead.start()]
+    words = words.strip()
+    return f"{words[:1].lower()}{words[1:]} {value}" if words else value

@@ -14,7 +14,16 @@ _GROUPED_COMMA: Final = re.compile(r"^\d{1,3}(?:,\d{3})+$")
 _LIST_MARKER: Final = re.compile(r"^\s*(?:[-*•–]|\d{1,2}[.)])\s+", re.MULTILINE)
 
 
-_NEGATED_NUMBER: Final = re.compile(r"\bnicht\s+(?:nur\s+|erst\s+|schon\s+)?(\d+(?:[.,]\d+)*)(?![\w])")
+# The preposition and article that belong to a value standing right after them („nach einem Jahr", „bis zu
+# 300 €", „das vierzigste Lebensjahr"): a premise correction quotes both values with them. „von", „um" and „mit"
+# tie a value to the noun or verb before it („Höchstbetrag von 85 Millionen Euro") and stay out.
+VALUE_LEAD: Final = (
+    r"(?:\b(?:innerhalb von|bis zu|mehr als|weniger als|nach|in|ab|binnen|bis|über|unter|mindestens|höchstens|"
+    r"spätestens|frühestens)\s+)?(?:\b(?P<article>das|die|der|den|dem|des)\s+)?"
+)
+_NEGATED_NUMBER: Final = re.compile(
+    rf"\bnicht\s+(?:nur\s+|erst\s+|schon\s+)?{VALUE_LEAD}(?P<number>\d+(?:[.,]\d+)*)(?![\w])", re.IGNORECASE
+)
 _TRAILING_CITATIONS: Final = re.compile(r"([.!?])((?:\s*\[[^\[\]\n]{1,80}\])+)")
 
 
@@ -87,4 +96,4 @@ def unsupported_numbers(answer: str, evidence: list[str]) -> list[str]:
 
 def negated_numbers(text: str) -> list[str]:
     """Numbers the text denies ("nicht 25 Urlaubstage"): a correction names them without asserting them."""
-    return _NEGATED_NUMBER.findall(without_citations(text))
+    return [m.group("number") for m in _NEGATED_NUMBER.finditer(without_citations(text))]

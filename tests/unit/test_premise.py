@@ -11,7 +11,13 @@ from nodes.answer.acts import block_act, mentioned_as_fact, named_acts, same_act
 from nodes.answer.answerability import _choose
 from nodes.answer.evidence import candidates, rank
 from nodes.answer.extractive import build_extractive_answer
-from nodes.answer.premise import PremiseConflict, contradicting_values, first_premise_conflict, quantities
+from nodes.answer.premise import (
+    PremiseConflict,
+    contradicting_values,
+    first_premise_conflict,
+    quantities,
+    with_lead,
+)
 from nodes.answer.state import EvidenceSentence
 from nodes.answer.validate import find_violations
 from stores.kb.models import Hit
@@ -174,12 +180,12 @@ def test_the_false_premise_is_found_in_the_sentence_about_the_same_matter() -> N
     question = "Ansprüche nach dem Produkthaftungsgesetz verjähren nach zwei Jahren, richtig?"
     evidence, premise, _, outcome = _choose(question, rank(question, candidates(hits), None), survey=False)
     assert outcome == "false_premise" and premise is not None
-    assert (premise.asked, premise.stated, premise.entry_id) == ("zwei Jahren", "drei Jahren", "ProdHaftG §12")
+    assert (premise.asked, premise.stated, premise.entry_id) == ("nach zwei Jahren", "in drei Jahren", "ProdHaftG §12")
     answer = build_extractive_answer(
         question, [EvidenceSentence(entry_id=e.hit.entry_id, text=e.text, score=1.0) for e in evidence], hits, [],
         premise=premise,
     )  # fmt: skip
-    assert answer.startswith("Laut Wissensbasis nicht zwei Jahren, sondern drei Jahren [ProdHaftG §12].")
+    assert answer.startswith("Laut Wissensbasis nicht nach zwei Jahren, sondern in drei Jahren [ProdHaftG §12].")
 
 
 def test_a_question_the_kb_confirms_gets_no_correction() -> None:
@@ -312,7 +318,7 @@ def test_below_the_top_only_a_sentence_on_the_very_thing_asked_corrects() -> Non
     assert "GG Art54" not in {c.hit.entry_id for c in ranked[:6]}
     _, premise, _, outcome = _choose(question, ranked, survey=False)
     assert outcome == "false_premise" and premise is not None
-    assert (premise.asked, premise.stated, premise.entry_id) == ("35", "vierzigste Lebensjahr", "GG Art54")
+    assert (premise.asked, premise.stated, premise.entry_id) == ("35", "das vierzigste Lebensjahr", "GG Art54")
     question = "Bleibt der Bundespräsident 35 Monate im Amt?"
     _, premise, _, _ = _choose(question, rank(question, candidates([*filler, term, age]), None), survey=False)
     assert premise is None or premise.entry_id != "GG Art54"
@@ -336,7 +342,7 @@ def test_below_the_top_the_paragraph_may_name_the_matter_of_the_correcting_sente
     ranked = rank(question, candidates([other, *filler, election]), None)
     evidence, premise, _, outcome = _choose(question, ranked, survey=False)
     assert outcome == "false_premise" and premise is not None
-    assert (premise.asked, premise.stated, premise.entry_id) == ("35", "vierzigste Lebensjahr", "GG Art54")
+    assert (premise.asked, premise.stated, premise.entry_id) == ("35", "das vierzigste Lebensjahr", "GG Art54")
     assert evidence[0].text.startswith("Wählbar ist jeder Deutsche")
 
 
@@ -346,3 +352,29 @@ def test_the_validator_still_refuses_a_repeated_premise_number() -> None:
     corrected = "Laut Wissensbasis nicht 50 Mitarbeitern, sondern 20 Personen [BDSG 2018 §38]."
     assert any("falsche Annahme" in v and "50" in v for v in find_violations(repeated, question, [BDSG], [], POLICY))
     assert not find_violations(corrected, question, [BDSG], [], POLICY)
+    # the denied value may keep its preposition („nicht ab 50 …")
+    with_preposition = "Laut Wissensbasis nicht ab 50 Mitarbeitern, sondern mindestens 20 Personen [BDSG 2018 §38]."
+    assert not find_violations(with_preposition, question, [BDSG], [], POLICY)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        ("Die Ansprüche verjähren doch erst nach einem Jahr?", "einem Jahr", "nach einem Jahr"),
+        ("In drei Jahren verjähren sie.", "drei Jahren", "in drei Jahren"),
+        (
+            "Wählbar ist, wer das vierzigste Lebensjahr vollendet hat.",
+            "vierzigste Lebensjahr",
+            "das vierzigste Lebensjahr",
+        ),
+        ("Die Geldbuße beträgt bis zu 300 000 Euro.", "300 000 Euro", "bis zu 300 000 Euro"),
+        ("Man muss 35 sein, um gewählt zu werden.", "35", "35"),
+        ("Sie gewinnen 3 Tage.", "3 Tage", "3 Tage"),  # „in" only as a word of its own
+        # „von" ties the value to the noun before it; an article only before an ordinal
+        ("Der Höchstbetrag von 85 Millionen Euro gilt.", "85 Millionen Euro", "85 Millionen Euro"),
+        ("Nach Ablauf der 3 Monate endet sie.", "3 Monate", "3 Monate"),
+        ("Das gilt ab dem dritten Monat.", "dritten Monat", "ab dem dritten Monat"),
+    ],
+)
+def test_a_correction_quotes_a_value_with_its_preposition_or_article(text: str, value: str, expected: str) -> None:
+    assert with_lead(text, value) == expected
