@@ -335,8 +335,11 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
         index, conflict = found
         entry = searched[index].hit.entry_id
         # "40-Stunden-Woche" asks "40-Stunden": the correction reads "nicht 40 Stunden, sondern 38,5 Stunden"
-        asked = _NUMBER_HYPHEN.sub(" ", with_lead(question, conflict.asked.text))
         stated = with_lead(searched[index].text, conflict.stated.text)
+        # the question's preposition only opposite one of the KB's: „nicht nach einem Jahr, sondern in drei Jahren",
+        # not „nicht innerhalb von sechs Monaten, sondern zwei Monaten"
+        asked = with_lead(question, conflict.asked.text) if stated != conflict.stated.text else conflict.asked.text
+        asked = _NUMBER_HYPHEN.sub(" ", asked)
         correction = PremiseCorrection(asked=asked, stated=stated, entry_id=entry)
         return searched[index], correction
     for name in named:

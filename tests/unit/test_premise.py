@@ -357,6 +357,17 @@ def test_the_validator_still_refuses_a_repeated_premise_number() -> None:
     assert not find_violations(with_preposition, question, [BDSG], [], POLICY)
 
 
+def test_the_question_s_preposition_is_quoted_only_opposite_one_of_the_kb() -> None:
+    agg = hit(
+        "AGG §21",
+        "Ein Anspruch wegen Benachteiligung muss innerhalb einer Frist von zwei Monaten geltend gemacht werden.",
+    )
+    question = "Warum muss ich einen Anspruch wegen Benachteiligung innerhalb von sechs Monaten geltend machen?"
+    _, premise, _, outcome = _choose(question, rank(question, candidates([agg]), None), survey=False)
+    assert outcome == "false_premise" and premise is not None
+    assert (premise.asked, premise.stated) == ("sechs Monaten", "zwei Monaten")
+
+
 @pytest.mark.parametrize(
     ("text", "value", "expected"),
     [
