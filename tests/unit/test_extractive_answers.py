@@ -363,6 +363,31 @@ def test_a_sentence_of_the_best_block_that_says_a_further_question_word_joins() 
     assert len(_choose(question, far, survey=False)[0]) == 1
 
 
+def test_a_further_sentence_joins_only_close_to_the_best_ones_cosine_unless_it_covers_more() -> None:
+    kind = hit(
+        "lb-krk-04",
+        "Erkrankt ein Kind unter 12 Jahren, können Beschäftigte zur Betreuung freigestellt werden. Für ein krankes "
+        "Kind zahlt Nordlicht die ersten 2 Tage je Kalenderjahr das Entgelt weiter. Eine ärztliche Bescheinigung "
+        "ist ab dem ersten Tag vorzulegen.",
+    )
+    question = "Mein Kind ist krank – bekomme ich trotzdem mein Gehalt und brauche ich eine Bescheinigung?"
+    found = {c.text.split()[0]: c for c in rank(question, candidates([kind]), None)}
+    best = replace(found["Erkrankt"], score=1.2, cosine=0.876)
+    # „Gehalt" said as „Entgelt": it covers more of the question's key content than the best sentence
+    pay = replace(found["Für"], score=1.0, cosine=0.796)
+    # says „Bescheinigung", which the best sentence lacks, but reads far less like the question
+    note = replace(found["Eine"], score=1.1, cosine=0.82)
+    assert pay.key_coverage > best.key_coverage >= note.key_coverage and note.said_keys - best.covered_keys
+    ranked = [best, note, pay]
+    near = _choose(question, ranked, survey=False, cosine_within=0.04)[0]
+    assert [c.text.split()[0] for c in near] == ["Erkrankt", "Für"]
+    # without an embedder's gate (no cosine bound) the note joins too
+    assert len(_choose(question, ranked, survey=False)[0]) == 3
+    # close to the best one's cosine, it joins
+    close = [best, replace(note, cosine=0.85), pay]
+    assert len(_choose(question, close, survey=False, cosine_within=0.04)[0]) == 3
+
+
 def test_a_further_sentence_from_another_block_must_score_close_to_the_best() -> None:
     question = "Muss ich eine Nebentätigkeit beim Arbeitgeber melden?"
     neben = hit("lb-neb-01", "Eine Nebentätigkeit ist vor Aufnahme schriftlich anzuzeigen.")
@@ -472,6 +497,21 @@ def test_a_sentence_that_points_back_reads_with_the_one_before() -> None:
         "Die ersten 6 Monate des Arbeitsverhältnisses sind Probezeit. In dieser Zeit kann beiderseits mit einer "
         "Frist von 2 Wochen gekündigt werden."
     )
+
+
+def test_a_sentence_read_with_the_one_before_does_not_say_a_chosen_one_again() -> None:
+    match = hit(
+        "xq-00-01",
+        "Die Broncos besiegten die Steelers in der Divisional Round mit 23 zu 16. Sie schlugen daraufhin im "
+        "Halbfinale die Patriots mit 20 zu 18.",
+    )
+    question = "Wen schlugen die Broncos in der Divisional Round?"
+    joined, alone = rank(question, candidates([match]), None)
+    assert joined.text.startswith(alone.text) and "schlagen" in joined.said_words - alone.said_words
+    # with the dense cosine the sentence alone ranks first; the unit that holds it says a further question word
+    ranked = [replace(alone, score=1.4), replace(joined, score=1.3)]
+    evidence, _, _, _ = _choose(question, ranked, survey=False)
+    assert [c.text for c in evidence] == [alone.text]
 
 
 def test_the_follow_up_question_ends_the_answer_after_any_notice() -> None:
