@@ -14,6 +14,7 @@ import regex
 
 from evals.datasets import Behaviour
 from evals.evaluators import EvaluationResult, result
+from nodes.answer.prompts import STAND_LINE
 from nodes.answer.validate import NON_OFFICIAL_MENTION, premise_aware_numbers
 from nodes.shared.citations import cited_ids, number_vocabulary, numbers_in
 from stores.text import sentence_texts
@@ -24,6 +25,7 @@ CORRECTION_CUE = regex.compile(
     r"korrigier\w*)\b"
 )
 _SPACE = regex.compile(r"\s+")
+STAND_PREFIX = STAND_LINE.split("{")[0]
 
 
 def delivered(outputs: Mapping[str, Any]) -> bool:
@@ -77,6 +79,27 @@ def gold_span_cited(
     cites_gold = reference_outputs["gold_passage"] in outputs["citations"]
     has_span = any(mentions(body, span) for span in reference_outputs["answers"])
     return result("gold_span_cited", delivered(outputs) and cites_gold and has_span)
+
+
+def gold_span_first(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult | None:
+    """Delivered, cites the gold passage, and its first statement holds a gold answer span: the fact first."""
+    if not reference_outputs["answerable"]:
+        return None
+    first = next(iter(statements(answer_body(outputs))), "")
+    cites_gold = reference_outputs["gold_passage"] in outputs["citations"]
+    has_span = any(mentions(first, span) for span in reference_outputs["answers"])
+    return result("gold_span_first", delivered(outputs) and cites_gold and has_span)
+
+
+def statements_per_answer(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult | None:
+    """How many statements (bullets, sentences; the Stand line aside) a delivered answer makes."""
+    if not delivered(outputs):
+        return None
+    return result("statements", len(statements(answer_body(outputs))))
 
 
 def citation_precision(
@@ -197,6 +220,11 @@ def answer_units(body: str) -> list[str]:
         else:
             units += [s for s in sentence_texts(line) if not s.rstrip().endswith(":")]
     return units
+
+
+def statements(body: str) -> list[str]:
+    """The answer's units without its Stand line."""
+    return [u for u in answer_units(body) if not u.startswith(STAND_PREFIX)]
 
 
 def whole_sentence(unit: str, evidence: Sequence[str]) -> bool:

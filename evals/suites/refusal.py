@@ -17,7 +17,13 @@ from typing import Any
 from evals.answering import answer_services, compiled_answer_graph, eval_knowledge_base
 from evals.bench.data import article_fold, load_passages, read_jsonl, write_passage_kb
 from evals.evaluators import EvaluationResult, mean_scores
-from evals.evaluators.answers import gold_span_cited, low_score_notice, refused
+from evals.evaluators.answers import (
+    gold_span_cited,
+    gold_span_first,
+    low_score_notice,
+    refused,
+    statements_per_answer,
+)
 from evals.plots import share_plot
 from evals.suite import (
     Dataset,
@@ -75,7 +81,9 @@ def run(ctx: SuiteContext) -> SuiteResult:
                     found = [
                         refused({}, output, reference),
                         gold_span_cited({}, output, reference),
+                        gold_span_first({}, output, reference),
                         low_score_notice({}, output, reference),
+                        statements_per_answer({}, output, reference) if row["answerable_in_kb"] else None,
                     ]
                     for key in (group, f"{group}.{fold}"):
                         results.setdefault((level, key), []).extend(r for r in found if r is not None)
@@ -93,7 +101,18 @@ def run(ctx: SuiteContext) -> SuiteResult:
             ),
             Metric(f"level{level}.false_refusal_rate", *answered["refused"], "abgelehnt, obwohl beantwortbar"),
             Metric(f"level{level}.gold_span_cited_rate", *answered["gold_span_cited"], "Goldspanne + Goldpassage"),
+            Metric(
+                f"level{level}.gold_span_first_rate",
+                *answered["gold_span_first"],
+                "Goldspanne im ersten Satz + Goldpassage",
+            ),
         ]
+        if "statements" in answered:  # delivered answers only
+            level_metrics.append(
+                Metric(
+                    f"level{level}.statements_per_answer", *answered["statements"], "Aussagen je ausgelieferter Antwort"
+                )
+            )
         metrics += [
             Metric(m.name, m.value, m.n, m.description, headline=level in HEADLINE_LEVELS) for m in level_metrics
         ]
@@ -105,7 +124,7 @@ def run(ctx: SuiteContext) -> SuiteResult:
                     "ausgeliefert mit Hinweis auf schwache Belege (disclaimer/soft_hint), obwohl unbeantwortbar",
                 )
             )
-        for value, name in zip((m.value for m in level_metrics), series, strict=True):
+        for value, name in zip((m.value for m in level_metrics[: len(series)]), series, strict=True):
             series[name].append(value)
         report_unanswered = mean_scores(results.get((level, "unanswerable.report_fold"), []))
         report_answered = mean_scores(results.get((level, "answerable.report_fold"), []))

@@ -15,10 +15,12 @@ from evals.evaluators.answers import (
     citation_recall,
     citation_validity,
     gold_span_cited,
+    gold_span_first,
     grounded_fact,
     low_score_notice,
     mentions,
     refused,
+    statements_per_answer,
     unsupported_number,
 )
 from evals.evaluators.classification import unsupported_detection
@@ -84,6 +86,24 @@ def test_refusal_and_gold_span() -> None:
     assert score(gold_span_cited({}, delivered, gold)) == 1.0
     assert score(gold_span_cited({}, output("Es waren 308 Punkte [p-2].", ["p-2"]), gold)) == 0.0
     assert gold_span_cited({}, delivered, {**gold, "answerable": False}) is None
+
+
+def test_the_fact_first_and_the_statements_of_an_answer() -> None:
+    gold = {"answerable": True, "gold_passage": "p-1", "answers": ["308"]}
+    first = output(
+        "- Die Verteidigung gab 308 Punkte ab [p-1].\n- Sie war Sechste [p-1].\n\nStand: 2019-10 [p-1].", ["p-1"]
+    )
+    second = output(
+        "- Sie war Sechste [p-1].\n- Die Verteidigung gab 308 Punkte ab [p-1].\n\nStand: 2019-10 [p-1].", ["p-1"]
+    )
+    assert score(gold_span_first({}, first, gold)) == 1.0
+    assert score(gold_span_first({}, second, gold)) == 0.0
+    assert score(gold_span_cited({}, second, gold)) == 1.0
+    assert gold_span_first({}, first, {**gold, "answerable": False}) is None
+    assert score(statements_per_answer({}, first, gold)) == 2.0  # the Stand line is no statement
+    one = output("Die Verteidigung gab 308 Punkte ab [p-1].\n\nStand: 2019-10 [p-1].", ["p-1"])
+    assert score(statements_per_answer({}, one, gold)) == 1.0
+    assert statements_per_answer({}, output("Keine Info.", [], bucket="refused"), gold) is None
 
 
 def test_citation_precision_recall_and_validity() -> None:
