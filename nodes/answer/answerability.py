@@ -451,7 +451,12 @@ def _names_a_case(question: str, sentence: str, first_value: str) -> bool:
 
 
 def _unique(found: Sequence[Candidate]) -> list[Candidate]:
-    return list({c.text: c for c in reversed(found)}.values())[::-1]
+    """The candidates in order, without one that repeats or holds an earlier one."""
+    kept: list[Candidate] = []
+    for candidate in found:
+        if not _overlaps(candidate.text, kept):
+            kept.append(candidate)
+    return kept
 
 
 def route_after_assess_answerability(

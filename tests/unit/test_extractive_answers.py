@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from nodes.answer.answerability import _choose, _gives_asked_value, assess_answerability, gate
+from nodes.answer.answerability import _choose, _gives_asked_value, _unique, assess_answerability, gate
 from nodes.answer.evidence import (
     SAME_STEM,
     SYNONYM,
@@ -512,6 +512,8 @@ def test_a_sentence_read_with_the_one_before_does_not_say_a_chosen_one_again() -
     ranked = [replace(alone, score=1.4), replace(joined, score=1.3)]
     evidence, _, _, _ = _choose(question, ranked, survey=False)
     assert [c.text for c in evidence] == [alone.text]
+    # nor among the variants of a rule: the unit that holds one is no variant of its own
+    assert _unique([alone, joined, alone]) == [alone]
 
 
 def test_the_follow_up_question_ends_the_answer_after_any_notice() -> None:
