@@ -73,24 +73,25 @@ def gold_span_cited(
     inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
 ) -> EvaluationResult | None:
     """Delivered, cites the gold passage and contains one of the gold answer spans (answerable questions)."""
-    if not reference_outputs["answerable"]:
-        return None
-    body = answer_body(outputs)
-    cites_gold = reference_outputs["gold_passage"] in outputs["citations"]
-    has_span = any(mentions(body, span) for span in reference_outputs["answers"])
-    return result("gold_span_cited", delivered(outputs) and cites_gold and has_span)
+    return _gold_span_in("gold_span_cited", answer_body(outputs), outputs, reference_outputs)
 
 
 def gold_span_first(
     inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
 ) -> EvaluationResult | None:
     """Delivered, cites the gold passage, and its first statement holds a gold answer span: the fact first."""
+    first = next(iter(statements(answer_body(outputs))), "")
+    return _gold_span_in("gold_span_first", first, outputs, reference_outputs)
+
+
+def _gold_span_in(
+    key: str, text: str, outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult | None:
     if not reference_outputs["answerable"]:
         return None
-    first = next(iter(statements(answer_body(outputs))), "")
     cites_gold = reference_outputs["gold_passage"] in outputs["citations"]
-    has_span = any(mentions(first, span) for span in reference_outputs["answers"])
-    return result("gold_span_first", delivered(outputs) and cites_gold and has_span)
+    has_span = any(mentions(text, span) for span in reference_outputs["answers"])
+    return result(key, delivered(outputs) and cites_gold and has_span)
 
 
 def statements_per_answer(

@@ -1,9 +1,10 @@
 """Suite ``refusal``: the XQuAD-de refusal split through the full answer graph at every strictness level.
 
 The KB holds 200 passages; 987 questions are answerable from it, 203 come from held-out articles. Per
-level: the refusal rate on unanswerable questions, the false-refusal rate on answerable ones, and the
-share of answerable questions whose delivered answer cites the gold passage and contains a gold answer
-span. "Refused" means the user got no answer: refused, withheld after validation, or sent to review.
+level: the refusal rate on unanswerable questions, the false-refusal rate on answerable ones, the share
+of answerable questions whose delivered answer cites the gold passage and contains a gold answer span
+(anywhere, and in its first statement: the fact first), and the statements per delivered answer.
+"Refused" means the user got no answer: refused, withheld after validation, or sent to review.
 ``--limit N`` takes N/2 answerable and N/2 unanswerable questions, evenly spread over the split.
 """
 
