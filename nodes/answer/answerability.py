@@ -242,7 +242,7 @@ def _choose(
         return chosen, None, within, "missing_context"
     covered, said = set(best.covered_keys), set(best.said_words)
     # the best sentence lacks the kind of value asked („Wie oft …?"): the best one about the matter that gives it
-    # joins, and goes first — it states the fact, the best sentence the context
+    # joins (near the best one, like any further sentence), and goes first — it states the fact, the best the context
     valued = best.gives_type is not False
     for candidate in ranked[1:]:
         if len(chosen) >= MAX_SENTENCES or candidate.score < FURTHER_SAME_BLOCK * best.score:
