@@ -108,6 +108,12 @@ _NUMBER_HYPHEN: Final = regex.compile(r"(?<=\d)-(?=\p{L})")
 # occur in sentences of one case too.
 STRONG_DIMENSIONS: Final[frozenset[Dimension]] = frozenset({"bundesland", "branche", "arbeitszeit"})
 MAX_SURVEY_BLOCKS: Final = 5
+# Days and times of the week name a case wherever they stand in a sentence that tells two of them apart
+# („Sonntagsarbeit wird mit 50 % vergütet, Arbeit an Feiertagen mit 125 %"); alone, „Nacht" is the matter itself.
+DAY_CASES: Final = frozenset(
+    """montag dienstag mittwoch donnerstag freitag samstag sonnabend sonntag wochenende werktag feiertag nacht nachts
+    heiligabend silvester""".split()
+)
 _DIMENSIONS: Final[tuple[tuple[Dimension, frozenset[str]], ...]] = (
     (
         "bundesland",
@@ -435,14 +441,18 @@ def _variants_within(question: str, best: Candidate) -> Dimension | None:
 
 
 def _names_a_case(question: str, sentence: str, first_value: str) -> bool:
-    """A key word of the question that the sentence says only after its first value names one of its cases. The
-    value's own unit („drei Stimmen" … „sechs Stimmen" for „Wie viele Stimmen …?") is what varies, not a case."""
+    """A key word of the question that the sentence says only after its first value names one of its cases, and so
+    does a day the question names where the sentence tells days apart (``DAY_CASES``). The value's own unit („drei
+    Stimmen" … „sechs Stimmen" for „Wie viele Stimmen …?") is what varies, not a case."""
     cut = sentence.find(first_value)
     if cut < 0:
         return False
     before = frozenset(analyze(sentence[:cut]))
     after = frozenset(analyze(sentence[cut + len(first_value) :]))
     unit = frozenset(analyze(first_value))
+    days = DAY_CASES & frozenset(analyze(question))
+    if days & after or (days & before and len(DAY_CASES & (before | after)) > 1):
+        return True
     return any(
         coverage(w, after) >= COVERED > max(coverage(w, before), coverage(w, unit))
         for w in question_words(question)

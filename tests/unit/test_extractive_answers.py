@@ -570,8 +570,30 @@ RUFBEREITSCHAFT = hit(
             hit("lb-ent-03", "Das Urlaubsgeld beträgt 600 €, bei Teilzeit anteilig."),
             "arbeitszeit",
         ),
+        # „Nacht" is the matter here, not one of several days the sentence tells apart
+        (
+            "Wie hoch ist der Nachtzuschlag?",
+            hit("z", "Der Nachtzuschlag beträgt 20 %, nach 2 Uhr 30 %."),
+            "fall",
+        ),
+        (
+            "Wie werden Überstunden vergütet?",
+            hit("u", "Überstunden werden mit 25 % vergütet, an Sonntagen mit 50 %."),
+            "fall",
+        ),
         # the question names the case, the values are of different things, or „Teilzeit" is only part of a word
         ("Was zahlt die Firma für Rufbereitschaft am Wochenende?", RUFBEREITSCHAFT, None),
+        # a day the question names is a case wherever the sentence says it, once it tells days apart
+        (
+            "Welchen Zuschlag gibt es für Arbeit am Samstag?",
+            hit("s", "Samstagsarbeit wird mit 30 % vergütet, Arbeit an Heiligabend mit 100 %."),
+            None,
+        ),
+        (
+            "Wann beginnt freitags die Kernarbeitszeit?",
+            hit("k", "Die Kernarbeitszeit dauert von 9 Uhr bis 15 Uhr, freitags von 9 Uhr bis 12 Uhr."),
+            None,
+        ),
         (
             "Mit welcher Frist kann ich in der Probezeit kündigen?",
             hit("lb-end-01", "In der Probezeit von 6 Monaten kann mit einer Frist von 2 Wochen gekündigt werden."),
