@@ -11,12 +11,14 @@ import regex
 from nodes.answer.acts import repeated_acts
 from nodes.answer.blocks import evidence_text
 from nodes.answer.instructions import WithheldText
+from nodes.answer.premise import quantities
 from nodes.answer.prompts import BRAND_RULE_BROKEN, BRAND_RULE_UNCHECKED
 from nodes.answer.state import AnswerState, ResolvedPolicy
 from nodes.shared.brand.boundaries import find_boundary_violations
 from nodes.shared.citations import (
     cited_ids,
     negated_numbers,
+    number_forms,
     number_vocabulary,
     numbers_in,
     unsupported_numbers,
@@ -104,8 +106,11 @@ def premise_aware_numbers(answer: str, question: str, evidence: list[str]) -> tu
     A number of the question that no cited block contains is a false premise. The answer may name it only to
     deny it ("Laut Wissensbasis nicht 25 …, sondern 30 … [id]"); every other mention repeats the premise.
     """
-    unsupported = unsupported_numbers(answer, evidence)
-    premise = set(unsupported_numbers(question, evidence))
+    # statutes write values in words („fünfzigtausend Euro", „das vierzigste Lebensjahr"): an answer that writes
+    # them in digits states what the block says
+    worded = frozenset().union(*(q.forms for text in evidence for q in quantities(text)))
+    unsupported = [n for n in unsupported_numbers(answer, evidence) if not number_forms(n) & worded]
+    premise = {n for n in unsupported_numbers(question, evidence) if not number_forms(n) & worded}
     mentions = Counter(token for token, _ in numbers_in(answer))
     denied = Counter(negated_numbers(answer))
     repeated = sorted(t for t in premise if mentions[t] > denied[t])

@@ -400,3 +400,16 @@ def test_the_question_s_preposition_is_quoted_only_opposite_one_of_the_kb() -> N
 )
 def test_a_correction_quotes_a_value_with_its_preposition_or_article(text: str, value: str, expected: str) -> None:
     assert with_lead(text, value) == expected
+
+
+def test_a_value_the_block_writes_in_words_may_be_written_in_digits() -> None:
+    fine = hit(
+        "BDSG 2018 §43", "Die Ordnungswidrigkeit kann mit einer Geldbuße bis zu fünfzigtausend Euro geahndet werden."
+    )
+    question = "Wie hoch ist das Bußgeld nach dem BDSG?"
+    assert not find_violations("Bis zu 50.000 Euro [BDSG 2018 §43].", question, [fine], [], POLICY)
+    problems = find_violations("Bis zu 60.000 Euro [BDSG 2018 §43].", question, [fine], [], POLICY)
+    assert any("Zahlen, die in keinem zitierten Block stehen: 60.000" in p for p in problems)
+    # a premise the block confirms in words is none
+    question = "Geht das Bußgeld nach dem BDSG bis 50.000 Euro?"
+    assert not find_violations("Ja, bis zu 50.000 Euro [BDSG 2018 §43].", question, [fine], [], POLICY)
