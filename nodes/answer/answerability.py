@@ -250,7 +250,9 @@ def _choose(
     if within is not None:
         return chosen, None, within, "missing_context"
     covered, said = set(best.covered_keys), set(best.said_words)
-    subject = _subject(best, ranked)
+    paragraph = [
+        c for c in ranked if c is not best and c.hit.chunk_id == best.hit.chunk_id and c.paragraph == best.paragraph
+    ]
     # the best sentence lacks the kind of value asked („Wie oft …?"): the best one about the matter that gives it
     # joins (near the best one, like any further sentence), and goes first — it states the fact, the best the context
     valued = best.gives_type is not False
@@ -266,7 +268,7 @@ def _choose(
         completes = (
             same_block
             and candidate.score >= FURTHER_OTHER_BLOCK * best.score
-            and bool(candidate.said_words - said - subject.get(candidate.text, frozenset()))
+            and bool(candidate.said_words - said - _subject(candidate, paragraph))
         )
         wanted = new or gives_value or completes
         # about the question nearly as much as the best one, unless it covers more of its key content
@@ -280,15 +282,12 @@ def _choose(
     return chosen, None, None, "answerable"
 
 
-def _subject(best: Candidate, ranked: Sequence[Candidate]) -> dict[str, frozenset[str]]:
-    """Per candidate, the question words that other sentences of the best one's paragraph say: its subject,
-    which the best one carries without naming it („Schwerbehinderte Beschäftigte erhalten zusätzlich 5
-    Arbeitstage." in a paragraph about Urlaub), so a sentence of its block that adds only the subject („Urlaub
-    wird über das Personalportal beantragt.") does not complete it."""
-    paragraph = [
-        c for c in ranked if c.hit.chunk_id == best.hit.chunk_id and c.paragraph == best.paragraph and c is not best
-    ]
-    return {c.text: frozenset().union(*(o.said_words for o in paragraph if o.text != c.text)) for c in ranked[1:]}
+def _subject(candidate: Candidate, paragraph: Sequence[Candidate]) -> frozenset[str]:
+    """The question words that other sentences of the best one's ``paragraph`` say: its subject, which the best one
+    carries without naming it („Schwerbehinderte Beschäftigte erhalten zusätzlich 5 Arbeitstage." in a paragraph
+    about Urlaub), so a sentence of its block that adds only the subject („Urlaub wird über das Personalportal
+    beantragt.") does not complete it."""
+    return frozenset().union(*(c.said_words for c in paragraph if c.text != candidate.text))
 
 
 def _cosine_within(candidate: Candidate, best: Candidate, within: float | None) -> bool:
