@@ -390,6 +390,7 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
         asked = _NUMBER_HYPHEN.sub(" ", asked)
         correction = PremiseCorrection(asked=asked, stated=stated, entry_id=entry)
         return searched[index], correction
+    confirmed = bool(quantities(question)) and values_stated(question, best.text)  # the best states the value
     for name in named:
         if same_act(name, best.hit):
             continue
@@ -399,9 +400,14 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
         covered = key_coverage(words, weights, [best.terms, best.header_terms])
         if len(keys) < MIN_PREMISE_KEYS or covered < PARTIAL_COVERAGE:
             continue
-        # the named act's own sentences cover the matter as well: the ranking, not the question, is wrong
+        # the named act's own sentences cover the matter as well: the ranking, not the question, is wrong — unless
+        # the best sentence states the question's value and they do not („0,30 € pro Kilometer" is the
+        # Reisekostenrichtlinie's, not the Personalhandbuch's „0,03 % … je Entfernungskilometer")
         if any(
-            same_act(name, c.hit) and key_coverage(words, weights, [c.terms, c.header_terms]) >= covered for c in top
+            same_act(name, c.hit)
+            and key_coverage(words, weights, [c.terms, c.header_terms]) >= covered
+            and (not confirmed or values_stated(question, c.text))
+            for c in top
         ):
             continue
         correction = PremiseCorrection(

