@@ -134,9 +134,11 @@ def assess_answerability(
 ) -> dict[str, Any]:
     policy = state["policy"]
     question = state["question_for_model"]
-    words = question_words(question)
+    # the ranking leaves the units of the question's values out (``question_words``); the answer's key coverage
+    # counts everything the question says, so an answer in the question's own unit covers more of it
+    words = question_words(question, with_units=True)
     found = candidates(state["context_blocks"])
-    ranked = rank(question, found, services.embedder, words)
+    ranked = rank(question, found, services.embedder)
     parts = question_parts(question)
     by_part = [rank(text, found, services.embedder, part) for text, part in parts] if len(parts) > 1 else []
     survey = state.get("question_type") == "survey"
@@ -394,10 +396,13 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
     for name in named:
         if same_act(name, best.hit):
             continue
-        words = question_words(without_act(question, name))
+        # the value's unit is matter besides the act („… von 38,5 Stunden ist im Personalhandbuch geregelt")
+        words = question_words(without_act(question, name), with_units=True)
         weights = word_weights(words, ranked)
         keys = [w for w in words if w.key and not w.number]
-        covered = key_coverage(words, weights, [best.terms, best.header_terms])
+        # the act is the best one's entry's: its top sentences together may say the question's other key content
+        entry_terms = [t for c in top if c.hit.entry_id == best.hit.entry_id for t in (c.terms, c.header_terms)]
+        covered = key_coverage(words, weights, entry_terms)
         if len(keys) < MIN_PREMISE_KEYS or covered < PARTIAL_COVERAGE:
             continue
         # the named act's own sentences cover the matter as well: the ranking, not the question, is wrong — unless

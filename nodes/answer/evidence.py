@@ -4,7 +4,8 @@ A question's content words are weighed: nouns, numbers and abbreviations (``AGG`
 other content words count half. A word is covered by a sentence when its lemma occurs there, or all parts of a
 compound do (``Urlaubstage`` ← ``Arbeitstage … Erholungsurlaub``); the head alone covers half of it. The block's
 title, section and id cover a word too (a question naming ``AGG`` is covered by an ``AGG §15`` sentence), but rank
-lower than the sentence's own words. With a dense embedder, the cosine of question and sentence joins the rank.
+lower than the sentence's own words. The unit of a value the question names („nach einem Jahr") is no content word:
+the KB may state the value in another unit. With a dense embedder, the cosine of question and sentence joins the rank.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 import regex
 
 from nodes.answer.answer_type import expected_answer_type, gives
+from nodes.answer.premise import Quantity, quantities
 from stores.kb.models import Hit
 from stores.text import split_sentences
 from stores.text.thesaurus import synonyms
@@ -89,6 +91,7 @@ MIN_STEM: Final = 7  # letters two lemmas share at least to count as one stem �
 MAX_ENDING: Final = 3  # … and differ in endings of at most this many letters ("-en", "-ung")
 MIN_VERB_STEM: Final = 4  # a shorter stem may be a verb's and its noun's („zahlen" / „Zahlung", „dauern" / „Dauer")
 MIN_PART: Final = 3
+VALUE_UNITS: Final = frozenset({"euro", "percent", "people"})  # units whose word names no matter of their own
 
 
 @dataclass(frozen=True)
@@ -134,15 +137,20 @@ class Candidate:
         return self.score - TYPE_WEIGHT * bool(self.gives_type)
 
 
-def question_words(question: str) -> list[QuestionWord]:
-    """The question's content words; stopwords and question openers are left out."""
+def question_words(question: str, *, with_units: bool = False) -> list[QuestionWord]:
+    """The question's content words; stopwords, question openers and (unless ``with_units``) the units of its
+    values are left out."""
     words: list[QuestionWord] = []
     previous = ""
-    for position, match in enumerate(_WORD.finditer(_PLACEHOLDER.sub(" ", question))):
+    text = _PLACEHOLDER.sub(" ", question)
+    units = [] if with_units else _unit_spans(text)
+    for position, match in enumerate(_WORD.finditer(text)):
         word, after_wie = match.group(0), previous == "wie"
         previous = word.casefold()
         terms = tuple(analyze(word))
         if not terms or word.casefold() in FILLER_WORDS or (position == 0 and word.casefold() in QUESTION_OPENERS):
+            continue
+        if not word[0].isdigit() and any(start <= match.start() < end for start, end in units):
             continue
         if after_wie and word.casefold() in QUESTION_COMPLEMENTS:
             continue
@@ -152,6 +160,23 @@ def question_words(question: str) -> list[QuestionWord]:
             key = False
         words.append(QuestionWord(word, terms, key, number))
     return list({w.terms[0]: w for w in words}.values())
+
+
+def _unit_spans(text: str) -> list[tuple[int, int]]:
+    """Where the question's values stand whose unit only says what kind of value they are („nach einem Jahr",
+    „60 Tage", „50 Euro", „ab 50 Mitarbeitern"): the KB may state the value in another unit („in sechs Monaten",
+    „20 Personen"), so the unit is no content word — a sentence saying „Jahren" is no closer to the question."""
+    spans = []
+    for quantity in quantities(text):
+        start = text.find(quantity.text)
+        if start >= 0 and _unit_only(quantity):
+            spans.append((start, start + len(quantity.text)))
+    return spans
+
+
+def _unit_only(quantity: Quantity) -> bool:
+    """A plain length of time, an amount of money, a percentage or a head count; „30 Urlaubstage" counts a thing."""
+    return quantity.unit in VALUE_UNITS or (bool(quantity.written_in) and quantity.noun == quantity.written_in)
 
 
 def question_parts(question: str) -> list[tuple[str, list[QuestionWord]]]:

@@ -10,7 +10,7 @@ import pytest
 
 from nodes.answer.acts import block_act, mentioned_as_fact, named_acts, same_act, with_article
 from nodes.answer.answerability import _choose
-from nodes.answer.evidence import candidates, rank
+from nodes.answer.evidence import candidates, question_words, rank
 from nodes.answer.extractive import build_extractive_answer
 from nodes.answer.premise import (
     PremiseConflict,
@@ -446,3 +446,51 @@ def test_the_act_of_the_sentence_that_states_the_asked_value_corrects_a_named_ac
     assert correction(asked) == ("im Personalhandbuch", "in der Reisekostenrichtlinie")
     # without a value to tell them apart, the named work's covering sentence means the ranking may be wrong
     assert correction(asked.replace("0,30 €", "Geld")) is None
+
+
+# --- the unit of a value is no content ----------------------------------------------------------------------
+
+
+def test_the_unit_of_a_value_in_the_question_is_no_content_word() -> None:
+    words = [w.word for w in question_words("Verjähren Unterlassungsansprüche doch erst nach einem Jahr?")]
+    assert "Jahr" not in words and "Unterlassungsansprüche" in words
+    assert "Mitarbeitern" not in [w.word for w in question_words("Braucht man ab 50 Mitarbeitern einen Beauftragten?")]
+    # a compound counts a thing, and the named-act check keeps the unit as matter besides the act
+    assert "Urlaubstage" in [w.word for w in question_words("Gibt es 30 Urlaubstage?")]
+    with_units = question_words("Verjähren Unterlassungsansprüche doch erst nach einem Jahr?", with_units=True)
+    assert "Jahr" in [w.word for w in with_units]
+
+
+def test_a_premise_is_corrected_by_the_sentence_about_its_matter_not_by_one_in_its_unit() -> None:
+    block = hit(
+        "UWG 2004 §11",
+        "Andere Ansprüche verjähren in drei Jahren von der Entstehung an. "
+        "Die Unterlassungsansprüche verjähren in sechs Monaten.",
+        work="Gesetz gegen den unlauteren Wettbewerb",
+        title="§ 11 Verjährung",
+    )
+    question = "Unterlassungsansprüche verjähren doch erst nach einem Jahr?"
+    evidence, premise, _, outcome = _choose(question, rank(question, candidates([block]), None), survey=False)
+    assert outcome == "false_premise" and premise is not None
+    assert premise.stated == "in sechs Monaten"
+    assert evidence[0].text == "Die Unterlassungsansprüche verjähren in sechs Monaten."
+
+
+def test_an_act_correction_reads_the_whole_entry_of_the_best_sentence() -> None:
+    """The best sentence states the value („20 Personen"); another sentence of its entry says the rest of the
+    question („Unternehmen"): the entry covers the matter, so the act the question names is corrected."""
+    block = hit(
+        "BDSG 2018 §38",
+        "Der Verantwortliche benennt einen Datenschutzbeauftragten, soweit er in der Regel mindestens 20 Personen "
+        "mit der automatisierten Verarbeitung personenbezogener Daten betraut. "
+        "Unternehmen, die Daten geschäftsmäßig übermitteln, unterliegen dieser Pflicht ohne Rücksicht auf die Zahl "
+        "ihrer Beschäftigten.",
+        work="Bundesdatenschutzgesetz",
+        title="§ 38 Datenschutzbeauftragte nichtöffentlicher Stellen",
+    )
+    question = "Laut UWG muss ein Unternehmen ab 20 Beschäftigten einen Datenschutzbeauftragten benennen, oder?"
+    ranked = rank(question, candidates([block, UWG]), None)
+    assert "20 Personen" in ranked[0].text
+    _, premise, _, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "false_premise" and premise is not None
+    assert (premise.asked, premise.stated) == ("im UWG", "im Bundesdatenschutzgesetz")
