@@ -139,7 +139,7 @@ class Candidate:
 
 def question_words(question: str, *, with_units: bool = False) -> list[QuestionWord]:
     """The question's content words; stopwords, question openers and (unless ``with_units``) the units of its
-    values are left out."""
+    values are left out — with a value written in words („fünf Jahre"); a value in digits stays key content."""
     words: list[QuestionWord] = []
     previous = ""
     text = _PLACEHOLDER.sub(" ", question)
