@@ -29,6 +29,7 @@ from nodes.answer.evidence import (
     coverage,
     key_coverage,
     lead,
+    points_back,
     question_parts,
     question_words,
     rank,
@@ -240,6 +241,10 @@ def _choose(
     # say („… wenn eine Bank Auskunftsverlangen falsch behandelt?" beside three acts' fines) takes the usual path
     variants = _unique([c for c in peers if c.score >= TIED * best.score and _same_matter(c, best)])[:MAX_VARIANTS]
     variants = variants if best.key_coverage >= PARTIAL_COVERAGE else []
+    # „Welche Mehrheit braucht der Bundestag dafür?": what „dafür" stands for decides which of the equally good
+    # provisions answers, so they are shown side by side and the user is asked what is meant
+    if len({c.hit.entry_id for c in variants}) > 1 and points_back(question):
+        return variants, None, "bezug", "missing_context"
     asked_units = {q.unit for q in quantities(question)}
     if len(variants) > 1 and not asked_units and distinct_values([c.text for c in variants]):
         dimension = _dimension(variants)

@@ -37,6 +37,10 @@ _POINTS_BACK: Final = regex.compile(
     r"^(?:Er|Sie|Dies|Diese[mnrs]?|Danach|Dabei|Dafür|Hierfür|Hierbei|Davon|Daraus|Darüber hinaus|Ferner|Zudem|"
     r"Eine?[mnrs]? solche[mnrs]?|(?:In|Bei|Nach|Während|Von|Mit|Für|Zu) diese[mnrs]? \p{L}+)\b"
 )
+# „Welche Mehrheit braucht der Bundestag dafür?": a pronominal adverb that stands for a matter said elsewhere.
+_POINTER: Final = regex.compile(
+    r"(?i)\b(?:dafür|dabei|davon|danach|darüber(?!\s+hinaus)|damit|daran|darin|dagegen|hierfür|hierzu|hierbei|hiervon)\b"
+)
 _PARAGRAPH: Final = regex.compile(r"^\s*\(\d+[a-z]?\)")  # "(2) …" opens a statute's paragraph
 _REPEALED: Final = "(weggefallen)"
 # A law's short name of word beginnings (``ProdHaftG``, ``HeilMWerbG``, ``MPBetreibV``) in a block's id or title.
@@ -177,6 +181,15 @@ def _unit_spans(text: str) -> list[tuple[int, int]]:
 def _unit_only(quantity: Quantity) -> bool:
     """A plain length of time, an amount of money, a percentage or a head count; „30 Urlaubstage" counts a thing."""
     return quantity.unit in VALUE_UNITS or (bool(quantity.written_in) and quantity.noun == quantity.written_in)
+
+
+def points_back(question: str) -> bool:
+    """The question points back to a matter it does not name („Welche Mehrheit braucht der Bundestag dafür?"):
+    a pronominal adverb in a question of one clause. After a comma or in a later part („… und wie alt muss man
+    dafür sein?", „Was bekomme ich dafür, wenn …?") it points to what the question itself says."""
+    if "," in question or len(_PART_BREAK.split(question.strip().rstrip("?"))) > 1:
+        return False
+    return _POINTER.search(question) is not None
 
 
 def question_parts(question: str) -> list[tuple[str, list[QuestionWord]]]:

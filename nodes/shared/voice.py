@@ -10,7 +10,8 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict
 
 Voice = Literal["sie", "du"]
-Dimension = Literal["bundesland", "branche", "zeitraum", "arbeitszeit", "ort", "fall"]
+# "bezug": the question points back to a matter it does not name („… dafür?")
+Dimension = Literal["bundesland", "branche", "zeitraum", "arbeitszeit", "ort", "fall", "bezug"]
 
 KB_REFUSAL: Final = "Dazu enthält die Wissensbasis keine Aussage."
 
@@ -30,6 +31,7 @@ _TEXTS: Final[dict[Voice, dict[str, str]]] = {
         "arbeitszeit": "Arbeiten Sie in Vollzeit oder in Teilzeit?",
         "ort": "Für welchen Ort möchten Sie es wissen?",
         "fall": "Welcher dieser Fälle trifft auf Sie zu?",
+        "bezug": "Worauf genau bezieht sich Ihre Frage?",
     },
     "du": {
         "contact": "Bitte wende dich an {contact}.",
@@ -44,6 +46,7 @@ _TEXTS: Final[dict[Voice, dict[str, str]]] = {
         "arbeitszeit": "Arbeitest du in Vollzeit oder in Teilzeit?",
         "ort": "Für welchen Ort möchtest du es wissen?",
         "fall": "Welcher dieser Fälle trifft auf dich zu?",
+        "bezug": "Worauf genau bezieht sich deine Frage?",
     },
 }
 

@@ -15,6 +15,7 @@ from nodes.answer.evidence import (
     candidates,
     coverage,
     lead,
+    points_back,
     question_parts,
     question_words,
     rank,
@@ -268,6 +269,50 @@ def test_variants_ask_back_only_where_they_cover_the_question() -> None:
     evidence, _, dimension, outcome = _choose(question, ranked, survey=False)
     assert outcome == "answerable" and dimension is None
     assert [c.hit.entry_id for c in evidence] == ["BDSG §9", "BDSG §30"]
+
+
+MAJORITIES = [
+    hit("GG Art121", "Mehrheit der Mitglieder des Bundestages ist die Mehrheit ihrer gesetzlichen Mitgliederzahl."),
+    hit(
+        "GG Art63",
+        "Gewählt ist, wer die Stimmen der Mehrheit der Mitglieder des Bundestages auf sich vereinigt.",
+        rank=2,
+    ),
+    hit(
+        "GG Art42", "Zu einem Beschlusse des Bundestages ist die Mehrheit der abgegebenen Stimmen erforderlich.", rank=3
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "pointing"),
+    [
+        ("Welche Mehrheit braucht der Bundestag dafür?", True),
+        ("Was muss ich dabei beachten?", True),
+        ("Gibt es davon Ausnahmen?", True),
+        # the matter stands in the question itself: before the comma, or in an earlier part
+        ("Was bekomme ich dafür, wenn ich am Sonntag arbeite?", False),
+        ("Wie lange ist die Amtszeit und wie alt muss man dafür sein?", False),
+        ("Was gilt darüber hinaus für Minijobs?", False),
+        ("Wie viel gibt die Firma für die Kita dazu?", False),  # „dazugeben": a verb's particle
+        ("Welche Mehrheit braucht der Bundestag für ein Misstrauensvotum?", False),
+    ],
+)
+def test_points_back_finds_a_matter_the_question_does_not_name(question: str, pointing: bool) -> None:
+    assert points_back(question) is pointing
+
+
+def test_a_question_pointing_back_asks_what_it_means_between_equally_good_provisions() -> None:
+    question = "Welche Mehrheit braucht der Bundestag dafür?"
+    evidence, premise, dimension, outcome = _choose(
+        question, rank(question, candidates(MAJORITIES), None), survey=False
+    )
+    assert outcome == "missing_context" and premise is None and dimension == "bezug"
+    assert [c.hit.entry_id for c in evidence] == ["GG Art121", "GG Art63", "GG Art42"]
+    # named, the matter is answered from the best provision alone
+    named = "Welche Mehrheit braucht der Bundestag für einen Beschluss?"
+    evidence, _, dimension, outcome = _choose(named, rank(named, candidates(MAJORITIES), None), survey=False)
+    assert outcome == "answerable" and dimension is None and evidence[0].hit.entry_id == "GG Art42"
 
 
 def test_a_rule_and_its_condition_in_one_block_are_no_variants() -> None:

@@ -12,7 +12,7 @@ INFORMAL = ("kontaktiere", "prüfe ", "stelle ", "fasse ", "möchtest", "bist ",
 
 
 def _all_texts(voice: BotVoice) -> list[str]:
-    dimensions = ("bundesland", "branche", "zeitraum", "arbeitszeit", "ort", "fall")
+    dimensions = ("bundesland", "branche", "zeitraum", "arbeitszeit", "ort", "fall", "bezug")
     return [
         voice.refusal,
         voice.disclaimer,
