@@ -41,8 +41,6 @@ _POINTS_BACK: Final = regex.compile(
 _POINTER: Final = regex.compile(
     r"(?i)\b(?:dafür|dabei|davon|danach|darüber(?!\s+hinaus)|damit|daran|darin|dagegen|hierfür|hierzu|hierbei|hiervon)\b"
 )
-# An adjective's derivational ending and its inflection („-liche", „-ischen", „-bare").
-_ADJECTIVE: Final = regex.compile(r"(?i)\p{L}{3}(?:lich|isch|ig|bar|sam|haft|los)(?:e|en|er|es|em)$")
 _PARAGRAPH: Final = regex.compile(r"^\s*\(\d+[a-z]?\)")  # "(2) …" opens a statute's paragraph
 _REPEALED: Final = "(weggefallen)"
 # A law's short name of word beginnings (``ProdHaftG``, ``HeilMWerbG``, ``MPBetreibV``) in a block's id or title.
@@ -150,8 +148,7 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
     previous = ""
     text = _PLACEHOLDER.sub(" ", question)
     units = [] if with_units else _unit_spans(text)
-    matches = list(_WORD.finditer(text))
-    for position, match in enumerate(matches):
+    for position, match in enumerate(_WORD.finditer(text)):
         word, after_wie = match.group(0), previous == "wie"
         previous = word.casefold()
         terms = tuple(analyze(word))
@@ -165,17 +162,8 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
         key = (number or word[0].isupper() or word.isupper()) and terms[0] not in GENERIC_TERMS
         if word.casefold() in QUESTION_OPENERS and not number:
             key = False
-        if position == 0 and _attributive(word, matches[1].group(0) if len(matches) > 1 else ""):
-            key = False
         words.append(QuestionWord(word, terms, key, number))
     return list({w.terms[0]: w for w in words}.values())
-
-
-def _attributive(word: str, following: str) -> bool:
-    """A question's first word capitalised only because it opens the question, an adjective before its noun
-    („Wettbewerbsrechtliche Unterlassungsansprüche …"): no key content of its own. Followed by a verb, the same
-    form names a person („Jugendliche dürfen …")."""
-    return bool(_ADJECTIVE.search(word)) and following[:1].isupper()
 
 
 def _unit_spans(text: str) -> list[tuple[int, int]]:

@@ -98,23 +98,6 @@ def test_question_words_mark_nouns_and_numbers_as_key_content() -> None:
     assert words == {"Personalhandbuch": True, "gibt": False, "0,30": True, "pro": False, "Kilometer": True}
 
 
-@pytest.mark.parametrize(
-    ("question", "first_key"),
-    [
-        # an adjective capitalised only because it opens the question says no key content of its own
-        ("Wettbewerbsrechtliche Unterlassungsansprüche verjähren wann?", False),
-        ("Gesetzliche Feiertage sind welche?", False),
-        ("Zusätzliche AGG-Ansprüche gibt es welche?", False),
-        # the same form before a verb names persons, and a noun with such an ending stays a noun
-        ("Jugendliche dürfen wie lange arbeiten?", True),
-        ("Urlaubsanspruch gilt ab wann?", True),
-    ],
-)
-def test_an_opening_adjective_before_its_noun_is_no_key_content(question: str, first_key: bool) -> None:
-    words = question_words(question)
-    assert words[0].word == question.split()[0] and words[0].key is first_key
-
-
 def features(**values: Any) -> AnswerFeatures:
     defaults: dict[str, Any] = {
         "outcome": "answerable",
