@@ -37,10 +37,13 @@ _POINTS_BACK: Final = regex.compile(
     r"^(?:Er|Sie|Dies|Diese[mnrs]?|Danach|Dabei|Dafür|Hierfür|Hierbei|Davon|Daraus|Darüber hinaus|Ferner|Zudem|"
     r"Eine?[mnrs]? solche[mnrs]?|(?:In|Bei|Nach|Während|Von|Mit|Für|Zu) diese[mnrs]? \p{L}+)\b"
 )
-# „Welche Mehrheit braucht der Bundestag dafür?": a pronominal adverb that stands for a matter said elsewhere.
+# „Welche Mehrheit braucht der Bundestag dafür?": a pronominal adverb that stands for a matter said elsewhere
+# („dafür stimmen" votes, „darüber hinaus" adds: neither points back).
 _POINTER: Final = regex.compile(
-    r"(?i)\b(?:dafür|dabei|davon|danach|darüber(?!\s+hinaus)|damit|daran|darin|dagegen|hierfür|hierzu|hierbei|hiervon)\b"
+    r"(?i)\b(?:(?:dafür|dagegen)(?!\s+(?:ge)?stimm)|dabei|davon|danach|darüber(?!\s+hinaus)|damit|daran|darin|hierfür|"
+    r"hierzu|hierbei|hiervon)\b"
 )
+_CLAUSE_JOIN: Final = regex.compile(r"(?i)\b(?:und|oder|sowie|aber)\b")
 _PARAGRAPH: Final = regex.compile(r"^\s*\(\d+[a-z]?\)")  # "(2) …" opens a statute's paragraph
 _REPEALED: Final = "(weggefallen)"
 # A law's short name of word beginnings (``ProdHaftG``, ``HeilMWerbG``, ``MPBetreibV``) in a block's id or title.
@@ -185,11 +188,13 @@ def _unit_only(quantity: Quantity) -> bool:
 
 def points_back(question: str) -> bool:
     """The question points back to a matter it does not name („Welche Mehrheit braucht der Bundestag dafür?"):
-    a pronominal adverb in a question of one clause. After a comma or in a later part („… und wie alt muss man
-    dafür sein?", „Was bekomme ich dafür, wenn …?") it points to what the question itself says."""
+    a pronominal adverb in a question of one clause. After a comma, „und" or „oder", or in a later part („… und wie
+    alt muss man dafür sein?", „… fortgezahlt und gibt es danach …?", „Was bekomme ich dafür, wenn …?") it points to
+    what the question itself says."""
     if "," in question or len(_PART_BREAK.split(question.strip().rstrip("?"))) > 1:
         return False
-    return _POINTER.search(question) is not None
+    pointer = _POINTER.search(question)
+    return pointer is not None and not _CLAUSE_JOIN.search(question, 0, pointer.start())
 
 
 def question_parts(question: str) -> list[tuple[str, list[QuestionWord]]]:

@@ -294,6 +294,8 @@ MAJORITIES = [
         ("Was bekomme ich dafür, wenn ich am Sonntag arbeite?", False),
         ("Wie lange ist die Amtszeit und wie alt muss man dafür sein?", False),
         ("Was gilt darüber hinaus für Minijobs?", False),
+        ("Wie lange wird das Entgelt fortgezahlt und gibt es danach einen Zuschuss?", False),
+        ("Wie viele Abgeordnete müssen dafür stimmen?", False),  # „dafür stimmen": to vote in favour
         ("Wie viel gibt die Firma für die Kita dazu?", False),  # „dazugeben": a verb's particle
         ("Welche Mehrheit braucht der Bundestag für ein Misstrauensvotum?", False),
     ],
