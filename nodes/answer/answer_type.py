@@ -77,9 +77,15 @@ def expected_answer_type(question: str) -> AnswerType | None:
     return None
 
 
+def without_references(text: str) -> str:
+    """The text with its references to provisions blanked out („§§ 15 bis 17 und 21a", „Absatz 2", „(3)",
+    „BDSG 2018", „2016/679"): their numbers are no values."""
+    return str(_REFERENCE.sub(" ", text))
+
+
 def values(sentence: str) -> list[tuple[str, str]]:
     """The sentence's numbers (digits or number words) with the word after each: ``("sechs", "Monaten")``."""
-    tokens = _TOKEN.findall(_REFERENCE.sub(" ", sentence))
+    tokens = _TOKEN.findall(without_references(sentence))
     found = []
     for index, token in enumerate(tokens):
         after = tokens[index + 1] if index + 1 < len(tokens) else ""
@@ -98,7 +104,7 @@ def gives(answer_type: AnswerType, sentence: str) -> bool:
     """Whether the sentence states a value of the type: a number with a time unit for a duration, a date, a
     deadline word or a duration for a deadline (a condition answers a plain „Wann …?" too), and so on."""
     found = values(sentence)
-    sentence = _REFERENCE.sub(" ", sentence)
+    sentence = without_references(sentence)
     durations = any(_TIME_UNIT.match(unit) for _, unit in found)
     match answer_type:
         case "amount":

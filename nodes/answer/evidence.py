@@ -18,7 +18,7 @@ from typing import Final
 import numpy as np
 import regex
 
-from nodes.answer.answer_type import expected_answer_type, gives
+from nodes.answer.answer_type import expected_answer_type, gives, without_references
 from nodes.answer.premise import Quantity, quantities
 from stores.kb.models import Hit
 from stores.text import split_sentences
@@ -302,11 +302,18 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
                 body = f"{before} {body}"
             before = own
             lemmas = frozenset(t for w in _WORD.findall(body) for t in analyze(w)[:1])
-            paragraphs[-1].append(Candidate(hit, body, index, frozenset(analyze(body)), lemmas, header, names))
+            paragraphs[-1].append(Candidate(hit, body, index, _terms(body), lemmas, header, names))
         for number, paragraph in enumerate(paragraphs):
             terms = frozenset().union(*(c.terms for c in paragraph))
             found += [replace(c, paragraph_terms=terms, paragraph=number) for c in paragraph]
     return found
+
+
+def _terms(sentence: str) -> frozenset[str]:
+    """The sentence's terms; a number only where it is a value: „21" in „§§ 15 bis 17 und 21a" names a provision,
+    and covers no „mindestens 21" of a question."""
+    words = frozenset(t for t in analyze(sentence) if not t[0].isdigit())
+    return words | frozenset(t for t in analyze(without_references(sentence)) if t[0].isdigit())
 
 
 def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:

@@ -98,6 +98,19 @@ def test_question_words_mark_nouns_and_numbers_as_key_content() -> None:
     assert words == {"Personalhandbuch": True, "gibt": False, "0,30": True, "pro": False, "Kilometer": True}
 
 
+def test_a_number_of_the_question_is_not_covered_by_a_provision_reference() -> None:
+    """„mindestens 21" is no „21a" of „§§ 15 bis 17 und 21a Absatz 5": that sentence does not say the value."""
+    reference = hit(
+        "BDSG §12", "Für das Ruhegehalt gelten die §§ 15 bis 17 und 21a Absatz 5 des Bundesministergesetzes."
+    )
+    value = hit("BMinG §21", "Das Ruhegehalt wird ab dem 21. Tag des Monats gezahlt.", rank=2)
+    found = candidates([reference, value])
+    assert "21" not in found[0].terms and {"15", "17", "5"}.isdisjoint(found[0].terms)
+    assert "21" in found[1].terms and "paragraph" in found[0].terms
+    question = "Gibt es das Ruhegehalt erst ab 21?"
+    assert rank(question, found, None)[0].hit.entry_id == "BMinG §21"
+
+
 def features(**values: Any) -> AnswerFeatures:
     defaults: dict[str, Any] = {
         "outcome": "answerable",
