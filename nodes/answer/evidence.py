@@ -43,7 +43,7 @@ _POINTER: Final = regex.compile(
     r"(?i)\b(?:(?:dafür|dagegen)(?!\s+(?:ge)?stimm)|dabei|davon|danach|darüber(?!\s+hinaus)|damit|daran|darin|hierfür|"
     r"hierzu|hierbei|hiervon)\b"
 )
-_CLAUSE_JOIN: Final = regex.compile(r"(?i)\b(?:und|oder|sowie|aber)\b")
+_CLAUSE_JOIN: Final = regex.compile(r"(?i)\b(?:und|oder|sowie|aber)\b|[.;:!?–]\s")  # … or a sentence before it
 _PARAGRAPH: Final = regex.compile(r"^\s*\(\d+[a-z]?\)")  # "(2) …" opens a statute's paragraph
 _REPEALED: Final = "(weggefallen)"
 # A law's short name of word beginnings (``ProdHaftG``, ``HeilMWerbG``, ``MPBetreibV``) in a block's id or title.
@@ -188,9 +188,9 @@ def _unit_only(quantity: Quantity) -> bool:
 
 def points_back(question: str) -> bool:
     """The question points back to a matter it does not name („Welche Mehrheit braucht der Bundestag dafür?"):
-    a pronominal adverb in a question of one clause. After a comma, „und" or „oder", or in a later part („… und wie
-    alt muss man dafür sein?", „… fortgezahlt und gibt es danach …?", „Was bekomme ich dafür, wenn …?") it points to
-    what the question itself says."""
+    a pronominal adverb in a question of one clause. After a comma, „und" or „oder", a sentence of its own, or in a
+    later part („… und wie alt muss man dafür sein?", „… fortgezahlt und gibt es danach …?", „Was bekomme ich dafür,
+    wenn …?", „Ich nehme Elternzeit. Was muss ich dabei beachten?") it points to what the question itself says."""
     if "," in question or len(_PART_BREAK.split(question.strip().rstrip("?"))) > 1:
         return False
     pointer = _POINTER.search(question)

@@ -309,6 +309,7 @@ MAJORITIES = [
         ("Was gilt darüber hinaus für Minijobs?", False),
         ("Wie lange wird das Entgelt fortgezahlt und gibt es danach einen Zuschuss?", False),
         ("Wie viele Abgeordnete müssen dafür stimmen?", False),  # „dafür stimmen": to vote in favour
+        ("Ich nehme im Mai Elternzeit. Was muss ich dabei beachten?", False),
         ("Wie viel gibt die Firma für die Kita dazu?", False),  # „dazugeben": a verb's particle
         ("Welche Mehrheit braucht der Bundestag für ein Misstrauensvotum?", False),
     ],
