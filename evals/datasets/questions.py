@@ -2,7 +2,8 @@
 
 Each line: ``id``, ``question``, ``kind``, ``gold_ids`` (entries that answer it), ``acceptable_ids`` (also
 fine to cite), ``expected_facts`` (strings the answer must show, as the entry writes them), ``split``
-(``dev`` to tune on, ``report`` to report on; alternating within each kind), and per kind:
+(``dev`` to tune on, ``report`` to report on; alternating within each kind, and questions written later — the
+second batch, ids continuing each kind's numbering — in ``dev`` only), and per kind:
 ``wrong_value``/``correct_value`` (false premise), ``dimension`` (missing context: what the variants
 differ in), ``absent_terms`` (out of KB: words the KB nowhere contains, which the tests check).
 """

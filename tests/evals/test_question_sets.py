@@ -58,14 +58,16 @@ ACTS = {"law": _law_acts, "demo": _demo_acts}
 
 
 @pytest.mark.parametrize("name", list(SETS))
-def test_each_set_has_100_questions_of_every_kind_split_about_evenly(name: str) -> None:
+def test_each_set_has_100_questions_of_every_kind_in_both_splits(name: str) -> None:
+    """Each kind is split about evenly, or has more dev questions: questions written later go to dev only, so the
+    report split stays the one every earlier figure was measured on."""
     questions = load_questions(SETS[name][0])
     assert len(questions) >= 100
     kinds = Counter(q.kind for q in questions)
     assert set(kinds) == set(get_args(Kind))
     for kind in kinds:
         splits = Counter(q.split for q in questions if q.kind == kind)
-        assert abs(splits["dev"] - splits["report"]) <= 1, (kind, splits)
+        assert splits["report"] >= 4 and splits["dev"] >= splits["report"] - 1, (kind, splits)
     assert load_questions(SETS[name][0], "dev") + load_questions(SETS[name][0], "report") != []
     assert {q.split for q in load_questions(SETS[name][0], "report")} == {"report"}
 
