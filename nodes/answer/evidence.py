@@ -29,8 +29,12 @@ from stores.vector.embedders import Embedder
 _WORD: Final = regex.compile(r"\p{N}+(?:[.,]\p{N}+)*|\p{L}[\p{L}\p{M}\p{N}]*(?:[-'’]\p{L}[\p{L}\p{M}\p{N}]*)*|§")
 _PLACEHOLDER: Final = regex.compile(r"‹[^›]*›")  # redacted personal data is no content of the question
 # "… und wie lange bleibt …": a conjunction before a question word opens a further part of the question.
+# A second question: after „und" a question word, or a verb before its pronoun subject („… und übernimmt er auch
+# die Beerdigungskosten?", „… und gibt es danach einen Zuschuss?"); a conjunction there opens a clause of the first.
 _PART_BREAK: Final = regex.compile(
     r"(?i)\?\s+|(?:,\s*|\s+)(?:und|sowie)\s+(?=(?:wie|wann|wo|wer|was|welche[nmrs]?|ab|bis|seit|ob|warum|wieso)\b)"
+    r"|(?:,\s*|\s+)und\s+(?=(?!(?:wenn|falls|dass|weil|da|als|obwohl|sobald|nachdem|bevor|damit|zwar|so|auch|dann|nur"
+    r"|noch|nicht)\b)(?-i:\p{Ll}+)\s+(?:er|sie|es|ich|man|wir|du|ihr)\b)"
 )
 # A sentence that opens by pointing back („In dieser Zeit …", „Er wird …", „Danach …") reads with the one before.
 _POINTS_BACK: Final = regex.compile(
@@ -98,7 +102,7 @@ MIN_STEM: Final = 7  # letters two lemmas share at least to count as one stem �
 MAX_ENDING: Final = 3  # … and differ in endings of at most this many letters ("-en", "-ung")
 MIN_VERB_STEM: Final = 4  # a shorter stem may be a verb's and its noun's („zahlen" / „Zahlung", „dauern" / „Dauer")
 MIN_PART: Final = 3
-VALUE_UNITS: Final = frozenset({"euro", "percent", "people"})  # units whose word names no matter of their own
+VALUE_UNITS: Final = frozenset({"euro", "percent", "people", "share"})  # units whose word names no matter of their own
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,8 @@ _PEOPLE: Final = frozenset(
     angestellter angestellte mensch leute kollege kollegin""".split()
 )
 _PERCENT: Final = frozenset({"%", "prozent"})
+# Shares compare by value whatever their word: „einem Drittel" ≠ „eines Viertels", „zwei Dritteln" ≠ „drei Vierteln".
+_FRACTIONS: Final = {"halfte": 2, "drittel": 3, "viertel": 4, "funftel": 5, "sechstel": 6, "achtel": 8, "zehntel": 10}
 _EURO: Final = frozenset({"€", "euro", "eur"})
 _AGE_VERBS: Final = frozenset("sein bin ist bist sind seid werden werde wird wirst alt".split())
 # A number after these names a provision or a list item, not a quantity ("§ 38", "Absatz 2").
@@ -198,6 +200,8 @@ def _counted(
         return None if ordinal or article else Quantity(surface, forms, "percent")
     if lemma in _EURO:
         return None if ordinal or article else Quantity(surface, forms, "euro")
+    if lemma in _FRACTIONS and not ordinal and str(value).isdigit():
+        return Quantity(surface, frozenset({f"{int(value) / _FRACTIONS[lemma]:.4f}"}), "share")
     if lemma in _PEOPLE and not ordinal and not article:
         return Quantity(surface, forms, "people")
     if ordinal and lemma.endswith("lebensjahr"):

@@ -381,6 +381,34 @@ def test_a_multi_part_question_is_split_before_each_question_word() -> None:
     assert len(question_parts("Wie viele Urlaubstage habe ich in Vollzeit und Teilzeit?")) == 1
 
 
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        # after „und" a verb before its pronoun subject opens a second question
+        (
+            "Was zahlt der Hersteller, und übernimmt er auch die Beerdigungskosten?",
+            ["Was zahlt der Hersteller?", "übernimmt er auch die Beerdigungskosten?"],
+        ),
+        (
+            "Wie lange wird das Gehalt fortgezahlt und gibt es danach einen Zuschuss?",
+            ["Wie lange wird das Gehalt fortgezahlt?", "gibt es danach einen Zuschuss?"],
+        ),
+        # a clause of the first question: a conjunction, or no pronoun after the verb
+        (
+            "Darf ich kündigen und wenn ich das tue, was passiert?",
+            ["Darf ich kündigen und wenn ich das tue, was passiert?"],
+        ),
+        (
+            "Was gilt, wenn ich krank werde und mir der Arzt nichts gibt?",
+            ["Was gilt, wenn ich krank werde und mir der Arzt nichts gibt?"],
+        ),
+        ("Was gilt, wenn ich krank bin und es länger dauert?", ["Was gilt, wenn ich krank bin und es länger dauert?"]),
+    ],
+)
+def test_a_verb_first_question_after_und_is_a_part_of_its_own(question: str, parts: list[str]) -> None:
+    assert [text for text, _ in question_parts(question)] == parts
+
+
 def test_each_part_gets_its_best_sentence_and_its_kind_of_value() -> None:
     amt = hit(
         "BDSG §11",

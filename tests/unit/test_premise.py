@@ -111,6 +111,10 @@ def premise_conflict(question: str, sentence: str) -> PremiseConflict | None:
         ("einen Datenschutzbeauftragten benennen", []),
         ("bei einer Fünftagewoche", []),
         ("Der Zuschuss beträgt 2.000. Weitere Leistungen gibt es nicht.", []),  # no ordinal, no crash
+        # shares compare by value, with the article as one
+        ("mit der Mehrheit von zwei Dritteln", [("zwei Dritteln", "share", "0.6667")]),
+        ("auf Antrag eines Viertels seiner Mitglieder", [("eines Viertels", "share", "0.2500")]),
+        ("zur Hälfte erstattet", []),
     ],
 )
 def test_quantities_read_numbers_with_what_they_count(text: str, expected: list[tuple[str, str, str]]) -> None:
@@ -133,6 +137,8 @@ def test_quantities_read_numbers_with_what_they_count(text: str, expected: list[
         ("Sind es 20 %?", "Die Aufstockung beträgt 28,5 Prozent.", "20 %", "28,5"),
         ("Das Bußgeld geht bis 100.000 Euro?", "Die Geldbuße beträgt bis zu fünfzigtausend Euro.", "100.000",
          "fünfzigtausend"),
+        ("Braucht es dafür die Stimmen von einem Drittel?", "Auf Antrag eines Viertels seiner Mitglieder.",
+         "einem Drittel", "eines Viertels"),
     ],
 )  # fmt: skip
 def test_a_premise_is_contradicted_across_wording(question: str, sentence: str, asked: str, stated: str) -> None:
@@ -150,6 +156,7 @@ def test_a_premise_is_contradicted_across_wording(question: str, sentence: str, 
         ("Muss man 40 sein?", "Wählbar ist, wer das vierzigste Lebensjahr vollendet hat."),
         ("Verjährt das nach zwölf Monaten?", "Die Ansprüche verjähren in einem Jahr."),
         ("Sind das vier Wochen?", "Die Frist beträgt einen Monat."),
+        ("Reicht ein Drittel der Stimmen?", "Der Ausschuss besteht zu einem Drittel aus Mitgliedern des Bundesrates."),
         # a quantity of another kind than the sentence's
         ("Gilt das seit 3 Wochen?", "Die Höchstgrenze beträgt 85 Millionen Euro."),
         ("Wie viele Urlaubstage habe ich mit 50 Jahren?", "Vollzeitkräfte erhalten 30 Arbeitstage Urlaub."),
@@ -457,6 +464,8 @@ def test_the_unit_of_a_value_in_the_question_is_no_content_word() -> None:
     staff = [w.word for w in question_words("Braucht man ab 50 Mitarbeitern einen Beauftragten?")]
     assert "Mitarbeitern" not in staff and "50" in staff  # a value in digits stays key content, one in words does not
     assert [w.word for w in question_words("Wird der Bundestag für fünf Jahre gewählt?")] == ["Bundestag", "gewählt"]
+    # a share: „Drittel" says what kind of value it is, not what the question is about
+    assert [w.word for w in question_words("Reicht dem Bundestag ein Drittel?")] == ["Reicht", "Bundestag"]
     # a compound counts a thing, and the named-act check keeps the unit as matter besides the act
     assert "Urlaubstage" in [w.word for w in question_words("Gibt es 30 Urlaubstage?")]
     with_units = question_words("Verjähren Unterlassungsansprüche doch erst nach einem Jahr?", with_units=True)
