@@ -28,9 +28,8 @@ from stores.vector.embedders import Embedder
 
 _WORD: Final = regex.compile(r"\p{N}+(?:[.,]\p{N}+)*|\p{L}[\p{L}\p{M}\p{N}]*(?:[-'’]\p{L}[\p{L}\p{M}\p{N}]*)*|§")
 _PLACEHOLDER: Final = regex.compile(r"‹[^›]*›")  # redacted personal data is no content of the question
-# "… und wie lange bleibt …": a conjunction before a question word opens a further part of the question.
-# A second question: after „und" a question word, or a verb before its pronoun subject („… und übernimmt er auch
-# die Beerdigungskosten?", „… und gibt es danach einen Zuschuss?"); a conjunction there opens a clause of the first.
+# A further part of the question: „und" before a question word („… und wie lange bleibt …"), or before a verb and its
+# pronoun subject („… und übernimmt er auch die Beerdigungskosten?"); a conjunction there opens a clause of the first.
 _PART_BREAK: Final = regex.compile(
     r"(?i)\?\s+|(?:,\s*|\s+)(?:und|sowie)\s+(?=(?:wie|wann|wo|wer|was|welche[nmrs]?|ab|bis|seit|ob|warum|wieso)\b)"
     r"|(?:,\s*|\s+)und\s+(?=(?!(?:wenn|falls|dass|weil|da|als|obwohl|sobald|nachdem|bevor|damit|zwar|so|auch|dann|nur"

@@ -6,9 +6,10 @@ A quantity is a number with what it counts. Numbers are digits (``500 000``, ``2
 (``31. März``). What a number counts is the noun after it (``40-Stunden-Woche``: Stunden), reduced to a unit
 that compares across wording: durations of the calendar (Jahr, Monat, Woche, Tag and compounds ending so:
 ``Urlaubstage``) and of the clock (Stunde, Minute) compare by length (``einem Jahr`` ≠ ``sechs Monaten``),
-people by head count (``Mitarbeiter`` = ``Personen``), ``%`` = ``Prozent`` = ``vom Hundert``, ``€`` = ``Euro``
-(``85 Millionen Euro`` is 85 000 000 euro). An ordinal Lebensjahr and a bare number one is (``35 sein``) are an
-age. Other nouns compare by their head; a year on its own has the unit ``year``.
+people by head count (``Mitarbeiter`` = ``Personen``), shares by value (``einem Drittel`` ≠ ``eines Viertels``),
+``%`` = ``Prozent`` = ``vom Hundert``, ``€`` = ``Euro`` (``85 Millionen Euro`` is 85 000 000 euro). An ordinal
+Lebensjahr and a bare number one is (``35 sein``) are an age. Other nouns compare by their head; a year on its own has
+the unit ``year``.
 """
 
 from __future__ import annotations
