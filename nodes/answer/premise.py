@@ -14,7 +14,7 @@ the unit ``year``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -63,6 +63,7 @@ _TOKEN: Final = regex.compile(
     r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,])|\d+(?:[.,]\d+)*|§§?|%|€|\p{L}[\p{L}\p{M}]*|[.\-,]"
 )
 _YEAR: Final = regex.compile(r"^(19|20)\d\d$")
+_WORD: Final = regex.compile(r"\p{L}[\p{L}\p{M}-]*")
 _MAX_AGE: Final = 130
 SAME_ORDER: Final = 10
 SAME_LENGTH: Final = 0.1  # durations in different units agree within this share ("vier Wochen" ≈ "einem Monat")
@@ -347,8 +348,29 @@ def first_premise_conflict(
                 and (close is None or index < close or q.noun == premise.noun)
             ]
             if others:
-                return index, PremiseConflict(premise, max(others, key=lambda q: _likeness(premise, q)))
+                near = _matter_distance(question, sentences[index])
+                return index, PremiseConflict(premise, max(others, key=lambda q: (_likeness(premise, q), -near(q))))
     return None
+
+
+def _matter_distance(question: str, sentence: str) -> Callable[[Quantity], int]:
+    """How far a value of ``sentence`` stands from the nearest word the question says (by lemma, its values' units
+    left out): of two values alike, the one beside the question's matter answers it („… bis zu sechs Monaten
+    (Pflegezeit) … für bis zu 24 Monate (Familienpflegezeit)" for a question about Familienpflegezeit)."""
+    units = {term for quantity in quantities(question) for term in analyze(quantity.text)}
+    asked = {terms[0] for word in _WORD.findall(question) if (terms := analyze(word)) and terms[0] not in units}
+    spans: list[tuple[int, int]] = [
+        (m.start(), m.end()) for m in _WORD.finditer(sentence) if (terms := analyze(m.group(0))) and terms[0] in asked
+    ]
+
+    def distance(quantity: Quantity) -> int:
+        start = sentence.find(quantity.text)
+        if start < 0 or not spans:
+            return len(sentence)
+        end = start + len(quantity.text)
+        return min(max(0, word_start - end, start - word_end) for word_start, word_end in spans)
+
+    return distance
 
 
 def _likeness(asked: Quantity, stated: Quantity) -> int:

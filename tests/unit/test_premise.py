@@ -172,6 +172,17 @@ def test_no_premise_where_the_sentence_agrees_or_says_nothing_of_that_kind(quest
     assert premise_conflict(question, sentence) is None
 
 
+def test_of_two_values_alike_the_one_beside_the_question_s_matter_corrects() -> None:
+    sentence = (
+        "Daneben ist eine Freistellung von bis zu sechs Monaten (Pflegezeit) oder eine Reduzierung auf mindestens "
+        "15 Wochenstunden für bis zu 24 Monate (Familienpflegezeit) möglich."
+    )
+    conflict = premise_conflict("Familienpflegezeit kann ich doch höchstens 12 Monate nehmen, oder?", sentence)
+    assert conflict is not None and conflict.stated.text == "24 Monate"
+    conflict = premise_conflict("Pflegezeit gibt es doch für höchstens 3 Monate, oder?", sentence)
+    assert conflict is not None and conflict.stated.text == "sechs Monaten"
+
+
 def test_a_premise_another_top_sentence_confirms_is_no_premise() -> None:
     sentences = ["Teilzeitkräfte mit drei Tagen erhalten 18 Urlaubstage.", "Vollzeitkräfte erhalten 30 Urlaubstage."]
     assert first_premise_conflict("Ich habe 30 Urlaubstage?", sentences) is None
