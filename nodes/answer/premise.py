@@ -48,6 +48,9 @@ _PEOPLE: Final = frozenset(
     """person mitarbeiter mitarbeiterin mitarbeitende beschaftigter beschaftigte arbeitnehmer arbeitnehmerin
     angestellter angestellte mensch leute kollege kollegin""".split()
 )
+# „Kinder unter 14 Jahren", „Jugendliche ab 16": a bound on the years of people is an age
+_AGE_BOUNDS: Final = frozenset({"unter", "über", "ab", "bis"})
+_AGED: Final = _PEOPLE | {"kind", "jugendlicher", "jugendliche", "schuler", "schulerin"}
 _PERCENT: Final = frozenset({"%", "prozent"})
 # Shares compare by value whatever their word: „einem Drittel" ≠ „eines Viertels", „zwei Dritteln" ≠ „drei Vierteln".
 _FRACTIONS: Final = {"halfte": 2, "drittel": 3, "viertel": 4, "funftel": 5, "sechstel": 6, "achtel": 8, "zehntel": 10}
@@ -192,11 +195,14 @@ def _counted(
         rest = rest[1:]  # an adjective between number and noun: "sechs volle Monate"
     unit_token = rest[0] if rest else None
     unit_word = unit_token.text if unit_token is not None else ""
+    of_people = i >= 2 and tokens[i - 1].text.casefold() in _AGE_BOUNDS and _lemma(tokens[i - 2].text) in _AGED
     if unit_token is None or not (unit_word[:1].isupper() or unit_word in ("%", "€")):
+        if of_people and not ordinal and _within_age(forms):
+            return Quantity(number.text, forms, "age")  # "Kinder unter 16"
         if isinstance(value, str) and _YEAR.match(value) and not ordinal:
             return Quantity(number.text, forms, "year")
         return None
-    lemma = "%" if unit_word == "%" else "€" if unit_word == "€" else (analyze(unit_word) or [""])[0]
+    lemma = "%" if unit_word == "%" else "€" if unit_word == "€" else _lemma(unit_word)
     surface = _span(text, number, unit_token)
     if lemma in _PERCENT:
         return None if ordinal or article else Quantity(surface, forms, "percent")
@@ -214,8 +220,9 @@ def _counted(
         following = tokens[tokens.index(unit_token) + 1 : tokens.index(unit_token) + 2]
         if base == "jahr" and following and following[0].text.casefold() == "alt":
             return Quantity(_span(text, number, following[0]), forms, "age")
-        if lemma == "jahr" and i and tokens[i - 1].text.casefold() == "mit" and _within_age(forms):
-            return Quantity(surface, forms, "age")  # "mit 50 Jahren"
+        mit = i and tokens[i - 1].text.casefold() == "mit"
+        if lemma == "jahr" and (mit or of_people) and _within_age(forms):
+            return Quantity(surface, forms, "age")  # "mit 50 Jahren", "Kinder unter 14 Jahren"
         return Quantity(surface, frozenset(_scaled(f, scale) for f in forms), kind, base, lemma)
     if article or not lemma:
         return None
@@ -225,6 +232,10 @@ def _counted(
     if not head:
         return None
     return Quantity(surface, forms, f"ordinal:{duration[2] if duration else head}" if ordinal else head, noun=lemma)
+
+
+def _lemma(word: str) -> str:
+    return (analyze(word) or [""])[0]
 
 
 def _duration(lemma: str) -> tuple[str, int, str] | None:
@@ -331,11 +342,20 @@ def first_premise_conflict(
     A sentence contradicts an asked quantity when it gives a value of the same unit that agrees with nothing
     the question asks, and states the asked value nowhere. An asked quantity that some of the sentences
     confirm is no premise ("3 Tage" in "18 Urlaubstage bei 3 Tagen pro Woche"). Sentences after the first
-    ``close`` ones contradict only with a value of the very noun asked about (or an age, head count, amount).
+    ``close`` ones contradict, and confirm, only with a value of the very noun asked about (or an age, head count,
+    amount): „spätestens einen Monat" for other dates further down leaves „vier Wochen" open.
     """
     asked = quantities(question)
     stated = [quantities(s) for s in sentences]
-    open_premises = [a for a in asked if not any(a.agrees(q) for found in stated for q in found)]
+    open_premises = [
+        a
+        for a in asked
+        if not any(
+            a.agrees(q) and (close is None or index < close or q.noun == a.noun)
+            for index, found in enumerate(stated)
+            for q in found
+        )
+    ]
     for index, found in enumerate(stated):
         for premise in open_premises:
             if any(q.forms & premise.forms for q in found):

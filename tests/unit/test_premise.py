@@ -81,6 +81,11 @@ def premise_conflict(question: str, sentence: str) -> PremiseConflict | None:
         ("man muss 35 sein, um", [("35", "age", "35")]),
         ("nicht mindestens 21 sein?", [("21", "age", "21")]),
         ("wer 18 Jahre alt ist", [("18 Jahre alt", "age", "18")]),
+        # a bound on the years of people
+        ("an Kinder unter 16 richtet", [("16", "age", "16")]),
+        ("an Kinder unter 14 Jahren richten", [("14 Jahren", "age", "14")]),
+        ("für Jugendliche ab 16 Jahren", [("16 Jahren", "age", "16")]),
+        ("die Räume unter 16 Grad", [("16 Grad", "grad", "16")]),
         ("das vierzigste Lebensjahr vollendet", [("vierzigste Lebensjahr", "age", "40")]),
         ("des achtzehnten Lebensjahres", [("achtzehnten Lebensjahres", "age", "18")]),
         ("ab 50 Mitarbeitern", [("50 Mitarbeitern", "people", "50")]),
@@ -139,6 +144,8 @@ def test_quantities_read_numbers_with_what_they_count(text: str, expected: list[
          "fünfzigtausend"),
         ("Braucht es dafür die Stimmen von einem Drittel?", "Auf Antrag eines Viertels seiner Mitglieder.",
          "einem Drittel", "eines Viertels"),
+        ("Werbung an Kinder unter 16 ist verboten?", "Nicht mit Werbung, die sich an Kinder unter 14 Jahren richtet.",
+         "16", "14 Jahren"),
     ],
 )  # fmt: skip
 def test_a_premise_is_contradicted_across_wording(question: str, sentence: str, asked: str, stated: str) -> None:
@@ -188,6 +195,19 @@ def test_a_premise_another_top_sentence_confirms_is_no_premise() -> None:
     assert first_premise_conflict("Ich habe 30 Urlaubstage?", sentences) is None
     found = first_premise_conflict("Ich habe 25 Urlaubstage?", sentences)
     assert found is not None and found[0] == 0 and found[1].stated.text == "18 Urlaubstage"
+
+
+def test_below_the_top_only_a_value_of_the_very_noun_asked_confirms() -> None:
+    question = "Zur Meisterprüfung muss man doch mindestens vier Wochen vorher eingeladen werden?"
+    invitation = "Der Prüfling ist spätestens zwei Wochen vor der Prüfungsleistung schriftlich einzuladen."
+    dates = "Die Termine werden spätestens einen Monat vor der ersten Prüfungsleistung bekannt gegeben."
+    # „einen Monat" further down is about other dates: the invitation's „zwei Wochen" still corrects
+    found = first_premise_conflict(question, [invitation, dates], close=1)
+    assert found is not None and found[0] == 0 and found[1].stated.text == "zwei Wochen"
+    # among the top sentences it confirms, and so does a value of the very noun further down
+    assert first_premise_conflict(question, [invitation, dates], close=2) is None
+    weeks = "Die Termine werden spätestens vier Wochen vor der ersten Prüfungsleistung bekannt gegeben."
+    assert first_premise_conflict(question, [invitation, weeks], close=1) is None
 
 
 def test_the_stated_value_is_the_one_written_like_the_asked_one() -> None:
