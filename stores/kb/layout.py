@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 from datetime import date
 from typing import Any, Final
 
 from stores.kb.models import KBEntry
-from stores.text import TEXT_ENGINE_VERSION, pack_sentences, unwrap
+from stores.text import TEXT_ENGINE_VERSION, Sentence, pack_sentences, split_sentences, unwrap
 from stores.vector.index import IndexPoint
 
 KB_ID: Final = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
@@ -40,13 +41,38 @@ def day_number(day: date | None, default: int) -> int:
     return default if day is None else day.year * 10_000 + day.month * 100 + day.day
 
 
-def chunk_text(text: str, max_chars: int) -> list[str]:
+@dataclass(frozen=True)
+class Chunk:
+    """One chunk of an entry; its first ``repeated`` characters repeat the lead-in of a list it opens inside."""
+
+    text: str
+    repeated: int = 0
+
+
+def chunk_text(text: str, max_chars: int) -> list[Chunk]:
     """The entry text unwrapped (soft line wraps joined) and packed into whole sentences of at most
-    ``max_chars`` (a longer single sentence is cut hard). Deterministic, so chunk ids stay stable."""
+    ``max_chars`` (a longer single sentence is cut hard; a list's lead-in is repeated on top). Deterministic, so chunk
+    ids stay stable."""
     flowing = unwrap(text)
     if len(flowing) <= max_chars:
-        return [flowing]
-    return [flowing[start:end] for start, end in pack_sentences(flowing, max_chars)]
+        return [Chunk(flowing)]
+    sentences = split_sentences(flowing)
+    return [_with_lead_in(flowing, sentences, start, end) for start, end in pack_sentences(flowing, max_chars)]
+
+
+def _with_lead_in(text: str, sentences: list[Sentence], start: int, end: int) -> Chunk:
+    """The chunk ``text[start:end]``; one that opens inside a list starts with the list's lead-in („Außerhalb der
+    Fachkreise darf für Arzneimittel … nicht geworben werden"): without it the chunk's items are no sentences a
+    reader (or the answer) can use, and the chunk embeds without its subject."""
+    chunk = text[start:end]
+    opening = next((s for s in sentences if s.start >= start), None)
+    if start == 0 or opening is None or not opening.is_list_item:
+        return Chunk(chunk)
+    lead_in = next((s for s in reversed(sentences) if s.end <= start and not s.is_list_item), None)
+    if lead_in is None or lead_in.clean.endswith((".", "!", "?")):
+        return Chunk(chunk)
+    prefix = f"{lead_in.text}\n\n"
+    return Chunk(prefix + chunk, len(prefix))
 
 
 def chunk_id(entry_id: str, number: int) -> str:
@@ -71,7 +97,8 @@ def entry_points(entry: KBEntry, max_chars: int) -> list[IndexPoint]:
             "chunk_id": chunk_id(entry.id, number),
             "title": entry.title,
             "section": entry.section,
-            "text": piece,
+            "text": piece.text,
+            "repeated_chars": piece.repeated,
             "stand": entry.stand,
             "work": entry.work,
             "official": entry.official,
@@ -80,7 +107,7 @@ def entry_points(entry: KBEntry, max_chars: int) -> list[IndexPoint]:
             "valid_from_n": day_number(entry.valid_from, NO_START),
             "valid_until_n": day_number(entry.valid_until, NO_END),
         }
-        indexed = "\n".join(part for part in (entry.title, entry.section, piece) if part)
+        indexed = "\n".join(part for part in (entry.title, entry.section, piece.text) if part)
         points.append(IndexPoint(id=point_id(entry.kb_id, payload["chunk_id"]), text=indexed, payload=payload))
     return points
 

@@ -125,11 +125,13 @@ class KnowledgeBase:
     def _hit_text(self, best: ScoredPoint, chunks: Mapping[str, ScoredPoint]) -> str:
         others = sorted((p for c, p in chunks.items() if c != best.payload["chunk_id"]), key=lambda p: -p.score)
         shown = sorted([best, *others[: self.chunks_per_hit - 1]], key=lambda p: chunk_number(p.payload["chunk_id"]))
-        # neighbouring chunks were cut at a sentence end; a gap between them becomes a paragraph break
+        # neighbouring chunks were cut at a sentence end; a gap between them becomes a paragraph break, and a
+        # chunk right after its neighbour leaves out the list lead-in it repeats
         text = str(shown[0].payload["text"])
         for previous, point in zip(shown, shown[1:], strict=False):
             adjacent = chunk_number(point.payload["chunk_id"]) == chunk_number(previous.payload["chunk_id"]) + 1
-            text += ("\n" if adjacent else "\n\n") + str(point.payload["text"])
+            own = str(point.payload["text"])
+            text += "\n" + own[int(point.payload.get("repeated_chars", 0)) :] if adjacent else "\n\n" + own
         return text
 
     def conflicts(self, kb_id: str) -> list[KBConflict]:

@@ -27,9 +27,10 @@ _PREVIOUS_WORD: Final = re.compile(r"(\w+|§)\.?\s*\d+$")
 _NEWLINE: Final = re.compile(r"[ \t]*\n[ \t\n]*")
 LIST_MARKER: Final = re.compile(r"[ \t]*(?:[-*•–][ \t]+|\(\d{1,3}[a-z]?\)[ \t]*|\d{1,3}[.)][ \t]+|[a-z]{1,2}\)[ \t]+)")
 _HYPHEN_WRAP: Final = re.compile(r"(?<=\w-)[ \t]*\n\s*(?=[A-ZÄÖÜ])")  # "Plattform-\nAnbieter" is one word
+_PARAGRAPH_NUMBER: Final = re.compile(r"[ \t]*\(\d{1,3}[a-z]?\)")
 _NUMBERED: Final = re.compile(r"[ \t]*(\d{1,3})[.)][ \t]")
 _BLOCK_LINE: Final = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\||>)")
-TEXT_ENGINE_VERSION: Final = "de-2"  # part of the KB content hash: new boundaries re-chunk entries
+TEXT_ENGINE_VERSION: Final = "de-3"  # part of the KB content hash: new boundaries or chunks re-chunk entries
 SHORT_LINE: Final = 40  # a line this short that ends without punctuation is a title, not a wrapped line
 LOOKBEHIND_CHARS: Final = 40  # enough for the word before a period; searching from 0 would be quadratic
 _MAX_ORDINAL_DIGITS: Final = 3
@@ -63,6 +64,11 @@ class Sentence:
     @property
     def is_item(self) -> bool:
         return LIST_MARKER.match(self.text) is not None
+
+    @property
+    def is_list_item(self) -> bool:
+        """An item of a list („1.", „a)", „-"), not a numbered paragraph („(1)")."""
+        return self.is_item and _PARAGRAPH_NUMBER.match(self.text) is None
 
     @property
     def words(self) -> list[str]:

@@ -94,6 +94,21 @@ def test_a_hit_shows_the_entrys_next_best_retrieved_chunk_in_text_order(
     assert only_best[0].text.startswith("Übernachtungskosten") and "28 Euro" not in only_best[0].text
 
 
+def test_a_hit_in_a_list_s_later_chunk_reads_its_items_with_their_lead_in(
+    kb: KnowledgeBase, database: Database, tmp_path: Path
+) -> None:
+    lead_in = "Außerhalb der Fachkreise darf für Arzneimittel nicht geworben werden"
+    items = [f"{n}.  mit Werbeaussagen der Gruppe {n} über Wirkungen und Nebenwirkungen," for n in range(1, 32)]
+    items.append("32. mit Werbemaßnahmen, die sich an Kinder unter 14 Jahren richten.")
+    ingest(kb, write_jsonl(tmp_path / "a.jsonl", [entry("lb-hwg-11", "Werbeverbote", "\n\n".join([lead_in, *items]))]))
+    only_best = KnowledgeBase(kb.index, database, chunks_per_hit=1).search("demo", ["Kinder unter 14 Jahren"])[0]
+    assert only_best.chunk_id == "lb-hwg-11#2"
+    assert only_best.text.startswith(f"{lead_in}\n\n") and only_best.text.endswith("14 Jahren richten.")
+    # with the chunk before it, the lead-in stands once
+    both = kb.search("demo", ["Kinder unter 14 Jahren Wirkungen Gruppe 1"])[0]
+    assert both.text.startswith(lead_in) and both.text.count(lead_in) == 1 and "Kinder unter 14" in both.text
+
+
 def test_prune_removes_missing_entries_and_conflicts(kb: KnowledgeBase, source: Path, tmp_path: Path) -> None:
     ingest(kb, source)
     subset = write_jsonl(tmp_path / "subset.jsonl", SMALL_KB[:2])

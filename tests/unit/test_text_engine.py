@@ -139,10 +139,20 @@ def test_markdown_titles_and_short_lines_end_a_sentence() -> None:
 
 
 def test_chunks_are_unwrapped_whole_sentences() -> None:
-    chunks = chunk_text(WRAPPED_STATUTE, 200)
-    assert all(len(c) <= 200 for c in chunks)
+    pieces = chunk_text(WRAPPED_STATUTE, 200)
+    chunks = [c.text for c in pieces]
+    assert all(len(c.text) - c.repeated <= 200 for c in pieces)
     assert chunks[0].startswith("(1) Benachteiligungen") and "\n" not in chunks[0].split(":")[0]
     assert all(sentence_texts(c)[-1][-1] in ".,:" for c in chunks)
+
+
+def test_a_chunk_that_opens_inside_a_list_repeats_the_list_s_lead_in() -> None:
+    lead_in, items, closing = chunk_text(WRAPPED_STATUTE, 200)[:3]
+    assert lead_in.text.endswith("in Bezug auf:") and lead_in.repeated == 0
+    # the items read as a sentence with their lead-in; the repeated part is marked, so a hit can leave it out
+    assert items.text[: items.repeated] == f"{lead_in.text}\n\n"
+    assert items.text[items.repeated :].startswith("1.  die Bedingungen")
+    assert closing.repeated == 0  # a paragraph, no list item
 
 
 _PIECES = st.sampled_from(
