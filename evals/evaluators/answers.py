@@ -293,19 +293,32 @@ def gold_cited(
 def premise_corrected(
     inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
 ) -> EvaluationResult | None:
-    """A false premise corrected: delivered, gold cited, the correct value stated with a correction cue."""
+    """A false premise corrected: delivered, gold cited, the correct value stated in the correction itself."""
     correct = reference_outputs.get("correct_value")
     if correct is None:
         return None
     body = answer_body(outputs)
+    correction = correction_text(body, str(reference_outputs.get("wrong_value") or ""))
     checks = {
         "ausgeliefert": delivered(outputs),
         "Goldbeleg": bool(set(reference_outputs["gold_ids"]) & set(outputs["citations"])),
-        "richtiger Wert": mentions(body, correct),
-        "Berichtigung": bool(CORRECTION_CUE.search(body)),
+        "Berichtigung": correction is not None,
+        "richtiger Wert": mentions(body if correction is None else correction, correct),
     }
     missing = [name for name, ok in checks.items() if not ok]
     return result("premise_corrected", not missing, f"fehlt: {', '.join(missing)}" if missing else "")
+
+
+def correction_text(body: str, wrong: str) -> str | None:
+    """The sentence that corrects the premise: the first with a correction cue; where it names neither the
+    wrong value nor any number („Das stimmt nicht."), with the sentence after it. A right value elsewhere in
+    the answer (a quoted KB sentence that gives both values) does not make a correction with another one right."""
+    sentences = sentence_texts(body)
+    for index, sentence in enumerate(sentences):
+        if CORRECTION_CUE.search(sentence):
+            named = (bool(wrong) and mentions(sentence, wrong)) or bool(numbers_in(sentence))
+            return sentence if named else " ".join(sentences[index : index + 2])
+    return None
 
 
 def asks_back_once(

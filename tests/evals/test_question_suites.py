@@ -82,6 +82,19 @@ def test_a_premise_counts_as_corrected_only_with_value_citation_and_cue() -> Non
     assert supported_answer(corrected, ref) and not supported_answer(plain, ref)
 
 
+def test_a_premise_counts_as_corrected_only_with_the_right_value_in_the_correction() -> None:
+    ref = _ref(correct_value="24 Monate", wrong_value="12 Monate", kind="false_premise")
+    # the quoted KB sentence gives the right value too, but the correction names another one
+    quoted = "Die Pflegezeit dauert bis zu sechs Monaten, die Familienpflegezeit bis zu 24 Monate [X §1]."
+    wrong = _outputs(f"Laut Wissensbasis nicht 12 Monate, sondern sechs Monaten [X §1]. {quoted}", ["X §1"])
+    assert premise_corrected({}, wrong, ref)["comment"] == "fehlt: richtiger Wert"  # type: ignore[index]
+    # a correction that names no value is read with the sentence after it
+    told = _outputs("Das stimmt nicht. Die Familienpflegezeit dauert bis zu 24 Monate [X §1].", ["X §1"])
+    assert premise_corrected({}, told, ref)["score"] == 1.0  # type: ignore[index]
+    late = _outputs(f"Das stimmt nicht. Sie ist kurz. {quoted}", ["X §1"])
+    assert premise_corrected({}, late, ref)["comment"] == "fehlt: richtiger Wert"  # type: ignore[index]
+
+
 def test_missing_context_asks_back_once_at_the_end() -> None:
     ref = _ref(dimension="Gesetz")
     good = _outputs("Das hängt vom Gesetz ab [X §1]. Welches Gesetz meinen Sie?", ["X §1"])
