@@ -16,14 +16,7 @@ AnswerType = Literal["age", "frequency", "duration", "deadline", "time", "amount
 
 # First match wins: "Wie viele Jahre" asks for a duration before it asks for an amount.
 _QUESTION_TYPES: Final[tuple[tuple[AnswerType, regex.Pattern[str]], ...]] = (
-    (
-        "age",
-        regex.compile(
-            r"\bwie alt\b|\bwelche[nms]? (?:mindest|höchst)?alter|\b(?:mindest|höchst)alter"
-            r"|\bmit wie viel(?:en)? jahren\b",
-            regex.I,
-        ),
-    ),
+    ("age", regex.compile(r"\bwie alt\b|\bwelche[nms]? (?:mindest|höchst)?alter|\b(?:mindest|höchst)alter", regex.I)),
     ("frequency", regex.compile(r"\bwie (?:oft|häufig)\b", regex.I)),
     (
         "duration",
@@ -55,8 +48,6 @@ _REFERENCE: Final = regex.compile(
     r"(?:§§?|\b(?:Abs\.|Absatz|Absätze|Nr\.|Nummer|Satz|Sätze|S\.|Art\.|Artikel|Anhang|Anlage|Buchstabe|Kapitel))"
     r"\s*\d+\w*(?:\s*(?:,|bis|und|oder)\s*\d+\w*)*"
     r"|\(\d+\w?\)|\b\p{Lu}{2,}\w*\s+\d{4}\b|\b\d+/\d+\b"
-    # a part of a code named by its ordinal: „des Sechsten Buches Sozialgesetzbuch", „im Dritten Abschnitt"
-    rf"|\b(?i:{_NUMBER_PART}+t?|erst)(?:e|en|er|es)\s+(?:Buch|Teil|Abschnitt|Unterabschnitt|Kapitel|Titel)\w*"
 )
 _TOKEN: Final = regex.compile(r"\d+(?:[.,]\d+)*|\p{L}+")
 _TIME_UNIT: Final = regex.compile(

@@ -195,8 +195,7 @@ def assess_answerability(
 
 def gate(found: Answerability, features: AnswerFeatures, min_score: float, embedder: str | None) -> Answerability:
     """The outcome of an answer that ``_choose`` found: answerable only with its key content covered, the
-    relevance at the level's floor and (with a gated embedder) the best sentence similar enough; partial only
-    where it gives the kind of value the question asks for."""
+    relevance at the level's floor and (with a gated embedder) the best sentence similar enough."""
     similarity = SIMILARITY_GATES.get(embedder or "")
     similar = features.dense_similarity
     if similarity is not None and similar is not None and similar < similarity.lowest(features):
@@ -208,12 +207,9 @@ def gate(found: Answerability, features: AnswerFeatures, min_score: float, embed
         if any(similar >= cosine and covered >= share for cosine, share in similarity.rescues):
             covered = max(covered, FULL_COVERAGE)
     relevant = features.best_relevance >= min_score
-    if covered >= FULL_COVERAGE and relevant:
-        return found
-    # a partial answer says some of the matter; without the kind of value asked („Mit wie viel Jahren …?")
-    # it says nothing that answers
-    partly = covered >= FULL_COVERAGE or (covered >= PARTIAL_COVERAGE and relevant)
-    return "partial" if partly and features.value_answered else "unanswerable"
+    if covered >= FULL_COVERAGE:
+        return found if relevant else "partial"
+    return "partial" if covered >= PARTIAL_COVERAGE and relevant else "unanswerable"
 
 
 def _choose(

