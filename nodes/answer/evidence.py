@@ -328,6 +328,7 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
     („erforderlich ist und …", „gilt der Schutz …"), with those closing words; a lead-in is no unit of its own.
     Each unit comes with its sentence index and whether it opens a paragraph."""
     lead_in: str | None = None
+    opening = False  # the lead-in opens a sentence the items go on, unlike a heading
     items: list[tuple[int, str, bool]] = []  # the list's items, waiting for words that may close their sentence
     end = 0
     for sentence in split_sentences(text):
@@ -343,7 +344,7 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
             and not _PARAGRAPH.match(sentence.text)
             and not body.endswith((".", "!", "?"))
             and lead_in is not None
-            and _opens_sentence(lead_in)
+            and opening
         )
         if lead_in is not None and (item or body[:1].islower()):
             if sentence.is_item:
@@ -361,6 +362,8 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
         items = []
         if body.endswith(":") or not body.endswith((".", "!", "?")):
             lead_in = body  # "… in Bezug auf:" opens the items that follow
+            # a numbered paragraph is no heading: „(1) Wer eine der Berufsbezeichnungen" + „1. „Masseurin …""
+            opening = _opens_sentence(body) or bool(_PARAGRAPH.match(sentence.text))
             continue
         lead_in = None
         yield sentence.index, body, opens

@@ -806,6 +806,16 @@ def test_a_numbered_heading_after_a_heading_is_no_list_item() -> None:
     assert [c.text for c in candidates([hit("x", text)])] == ["Die Richtlinie gilt für alle."]
 
 
+def test_a_numbered_paragraph_that_ends_in_a_noun_still_leads_into_its_items() -> None:
+    """„(1) Wer eine der Berufsbezeichnungen" is no heading: its items read with it, not without their subject."""
+    text = '(1) Wer eine der Berufsbezeichnungen\n\n1.  "Masseurin" oder "Masseur",\n\n2.  "Physiotherapeutin"\n\n'
+    text += "führen will, bedarf der Erlaubnis."
+    assert [c.text for c in candidates([hit("MPhG §1", text)])] == [
+        'Wer eine der Berufsbezeichnungen "Masseurin" oder "Masseur" führen will, bedarf der Erlaubnis.',
+        'Wer eine der Berufsbezeichnungen "Physiotherapeutin" führen will, bedarf der Erlaubnis.',
+    ]
+
+
 def test_the_margins_of_a_multi_part_question_are_measured_per_part() -> None:
     verjaehrung = hit("ProdHaftG §12", "Der Anspruch verjährt in drei Jahren ab Kenntnis des Schadens.")
     erloeschen = hit("ProdHaftG §13", "Der Anspruch erlischt zehn Jahre nach dem Inverkehrbringen.", rank=2)
