@@ -220,7 +220,7 @@ def _counted(
         following = tokens[tokens.index(unit_token) + 1 : tokens.index(unit_token) + 2]
         if base == "jahr" and following and following[0].text.casefold() == "alt":
             return Quantity(_span(text, number, following[0]), forms, "age")
-        mit = i and tokens[i - 1].text.casefold() == "mit"
+        mit = i > 0 and tokens[i - 1].text.casefold() == "mit"
         if lemma == "jahr" and (mit or of_people) and _within_age(forms):
             return Quantity(surface, forms, "age")  # "mit 50 Jahren", "Kinder unter 14 Jahren"
         return Quantity(surface, frozenset(_scaled(f, scale) for f in forms), kind, base, lemma)
