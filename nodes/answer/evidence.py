@@ -47,7 +47,6 @@ _POINTER: Final = regex.compile(
     r"hierzu|hierbei|hiervon)\b"
 )
 _CLAUSE_JOIN: Final = regex.compile(r"(?i)\b(?:und|oder|sowie|aber)\b|[.;:!?–]\s")  # … or a sentence before it
-_PARAGRAPH: Final = regex.compile(r"^\s*\(\d+[a-z]?\)")  # "(2) …" opens a statute's paragraph
 _REPEALED: Final = "(weggefallen)"
 # A law's short name of word beginnings (``ProdHaftG``, ``HeilMWerbG``, ``MPBetreibV``) in a block's id or title.
 _SHORT_NAME: Final = regex.compile(r"\b(?=\w*\p{Ll})(?=\p{Lu}\w*\p{Lu})\p{L}+\b")
@@ -332,20 +331,14 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
     items: list[tuple[int, str, bool]] = []  # the list's items, waiting for words that may close their sentence
     end = 0
     for sentence in split_sentences(text):
-        opens = "\n\n" in text[end : sentence.start] or bool(_PARAGRAPH.match(sentence.text))
+        opens = "\n\n" in text[end : sentence.start] or sentence.opens_paragraph
         end = sentence.end
         body = sentence.body.replace("[", "(").replace("]", ")")
         if body.startswith(_REPEALED):  # a repealed item: the lead-in opens the items after it
             continue
         # an item of the list; one that starts with a noun („Fahrzeugen und …") ends without a period and follows
         # a lead-in that opens a sentence („Bei der Videoüberwachung von"), not a heading („Allgemeine Vorschriften")
-        item = (
-            sentence.is_item
-            and not _PARAGRAPH.match(sentence.text)
-            and not body.endswith((".", "!", "?"))
-            and lead_in is not None
-            and opening
-        )
+        item = sentence.is_list_item and not body.endswith((".", "!", "?")) and lead_in is not None and opening
         if lead_in is not None and (item or body[:1].islower()):
             if sentence.is_item:
                 items.append((sentence.index, _continued(lead_in, body), opens))
@@ -363,7 +356,7 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
         if body.endswith(":") or not body.endswith((".", "!", "?")):
             lead_in = body  # "… in Bezug auf:" opens the items that follow
             # a numbered paragraph is no heading: „(1) Wer eine der Berufsbezeichnungen" + „1. „Masseurin …""
-            opening = _opens_sentence(body) or bool(_PARAGRAPH.match(sentence.text))
+            opening = _opens_sentence(body) or sentence.opens_paragraph
             continue
         lead_in = None
         yield sentence.index, body, opens

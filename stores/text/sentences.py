@@ -66,9 +66,14 @@ class Sentence:
         return LIST_MARKER.match(self.text) is not None
 
     @property
+    def opens_paragraph(self) -> bool:
+        """It opens a numbered paragraph of a statute („(1) …")."""
+        return _PARAGRAPH_NUMBER.match(self.text) is not None
+
+    @property
     def is_list_item(self) -> bool:
         """An item of a list („1.", „a)", „-"), not a numbered paragraph („(1)")."""
-        return self.is_item and _PARAGRAPH_NUMBER.match(self.text) is None
+        return self.is_item and not self.opens_paragraph
 
     @property
     def words(self) -> list[str]:
