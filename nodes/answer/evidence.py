@@ -224,9 +224,9 @@ def question_parts(question: str) -> list[tuple[str, list[QuestionWord]]]:
 def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[str] | None = None) -> float:
     """How well ``available`` terms cover the word: 1 for its lemma (as a word of its own when ``lemmas`` are
     given), 0.85 for a modifier and a head that together make it (``Urlaubstage`` ← ``Arbeitstage … Urlaub``),
-    0.85 for a synonym of it or of its modifiers (``Gehalt`` ← ``Entgelt``), 0.6 for the lemma inside a longer compound
-    or a word of the same stem (``wiedergewählt`` ← ``Wiederwahl``), 0.5 for the head alone. A general head
-    (``Reisekostenregeln``) needs only its modifier."""
+    0.85 for a synonym of it or of its modifiers (``Gehalt`` ← ``Entgelt``), 0.6 for the lemma inside a longer
+    compound, a word of the same stem (``wiedergewählt`` ← ``Wiederwahl``) or of a synonym's stem, 0.5 for the head
+    alone. A general head (``Reisekostenregeln``) needs only its modifier."""
     lemma, *parts = word.terms
     if lemma in available:
         return 1.0 if lemmas is None or lemma in lemmas else FOUND_IN_COMPOUND
@@ -240,6 +240,8 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
     stem = SAME_STEM if any(_same_stem(lemma, t) for t in available if t.startswith(prefix)) else 0.0
     if _said_otherwise(lemma, parts, available):
         stem = SYNONYM
+    elif not stem and _synonym_derived(lemma, available):
+        stem = SAME_STEM
     if len(lemma) < MIN_COMPOUND:
         return stem
     heads = [t for t in available if len(t) >= MIN_PART and lemma.endswith(t)]
@@ -263,6 +265,19 @@ def _said_otherwise(lemma: str, parts: Sequence[str], available: frozenset[str])
         return False
     # a general modifier must be said itself too
     return all(p in available or (p not in GENERIC_TERMS and not synonyms(p).isdisjoint(available)) for p in parts)
+
+
+def _synonym_derived(lemma: str, available: frozenset[str]) -> bool:
+    """A synonym of the word said in a form of its stem (``Konkurrenz`` ← ``Wettbewerber``, the person of
+    ``Wettbewerb``)."""
+    if lemma in GENERIC_TERMS:
+        return False
+    return any(
+        _same_stem(synonym, term)
+        for synonym in synonyms(lemma)
+        for term in available
+        if term.startswith(synonym[:MIN_VERB_STEM])
+    )
 
 
 def _same_stem(lemma: str, term: str) -> bool:

@@ -612,6 +612,16 @@ def test_a_question_in_everyday_words_is_covered_by_the_kb_s_words() -> None:
     assert not _said_otherwise("nichteinstellung", ["nicht", "einstellung"], frozenset({"nicht", "ende"}))
 
 
+def test_a_synonym_said_in_a_form_of_its_stem_covers_the_word() -> None:
+    sentence = "Sie kann untersagt werden, wenn sie für einen Wettbewerber erfolgt."
+    assert "wettbewerb" in synonyms("konkurrenz")  # the thesaurus has the matter, the KB says its person
+    assert _covered("Darf ich nebenher für die Konkurrenz jobben?", "Konkurrenz", sentence) == SAME_STEM
+    # a general word's synonyms are too many to take in other forms as well (``Vorschrift`` ~ ``Verordnung``)
+    ordered = "Das Ministerium kann verordnen, dass Geräte geprüft werden."
+    assert "verordnung" in synonyms("vorschrift")
+    assert _covered("Welche Vorschrift gilt für Geräte?", "Vorschrift", ordered) == 0.0
+
+
 def test_the_provision_a_question_names_ranks_first() -> None:
     s41 = hit("BDSG §41", "Übersteigt die Geldbuße einhunderttausend Euro, entscheidet das Landgericht.")
     s43 = hit(
