@@ -42,6 +42,8 @@ _POINTS_BACK: Final = regex.compile(
 )
 # „Welche Mehrheit braucht der Bundestag dafür?": a pronominal adverb that stands for a matter said elsewhere
 # („dafür stimmen" votes, „darüber hinaus" adds: neither points back).
+_SENTENCE_END: Final = regex.compile(r"[.?!]")
+_SUBJECTS: Final = frozenset("ich er sie es man wir du ihr Sie".split())
 _POINTER: Final = regex.compile(
     r"(?i)\b(?:(?:dafür|dagegen)(?!\s+(?:ge)?stimm)|dabei|davon|danach|darüber(?!\s+hinaus)|damit|daran|darin|hierfür|"
     r"hierzu|hierbei|hiervon)\b"
@@ -155,19 +157,23 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
     previous = before_previous = ""
     text = _PLACEHOLDER.sub(" ", question)
     units = [] if with_units else _unit_spans(text)
-    for position, match in enumerate(_WORD.finditer(text)):
+    found = list(_WORD.finditer(text))
+    for position, match in enumerate(found):
         word, after_wie = match.group(0), previous == "wie"
         asked = before_previous == "wie" and previous in _HOW_MANY
         before_previous, previous = previous, word.casefold()
         terms = tuple(analyze(word))
-        if not terms or word.casefold() in FILLER_WORDS or (position == 0 and word.casefold() in QUESTION_OPENERS):
+        opens = position == 0 or bool(_SENTENCE_END.search(text, found[position - 1].end(), match.start()))
+        if not terms or word.casefold() in FILLER_WORDS or (opens and word.casefold() in QUESTION_OPENERS):
             continue
         if not word[0].isdigit() and any(start <= match.start() < end for start, end in units):
             continue
         if after_wie and word.casefold() in QUESTION_COMPLEMENTS:
             continue
         number = word[0].isdigit()
-        key = (number or word[0].isupper() or word.isupper()) and terms[0] not in GENERIC_TERMS
+        # a sentence that opens with a verb and its subject („Hafte ich, wenn …", „Stimmt es, dass …"): no noun
+        verb_first = opens and position + 1 < len(found) and found[position + 1].group(0) in _SUBJECTS
+        key = (number or word[0].isupper() or word.isupper()) and terms[0] not in GENERIC_TERMS and not verb_first
         if word.casefold() in QUESTION_OPENERS and not number:
             key = False
         words.append(QuestionWord(word, terms, key, number, asked))

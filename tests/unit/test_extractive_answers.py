@@ -98,6 +98,18 @@ def test_question_words_mark_nouns_and_numbers_as_key_content() -> None:
     assert words == {"Personalhandbuch": True, "gibt": False, "0,30": True, "pro": False, "Kilometer": True}
 
 
+def test_a_sentence_that_opens_with_its_verb_does_not_make_the_verb_key_content() -> None:
+    question = "Ich biete im Café WLAN an. Hafte ich, wenn ein Gast darüber Filme lädt? Gilt das auch für Vereine?"
+    words = {w.word: w.key for w in question_words(question)}
+    assert words == {
+        "biete": False, "Café": True, "WLAN": True, "Hafte": False, "Gast": True, "Filme": True, "lädt": False,
+        "Vereine": True,
+    }  # fmt: skip
+    assert {w.word: w.key for w in question_words("Stimmt es, dass die Haftung gedeckelt ist?")} == {
+        "Stimmt": False, "Haftung": True, "gedeckelt": False,
+    }  # fmt: skip
+
+
 def test_a_number_of_the_question_is_not_covered_by_a_provision_reference() -> None:
     """„mindestens 21" is no „21a" of „§§ 15 bis 17 und 21a Absatz 5": that sentence does not say the value."""
     reference = hit(
