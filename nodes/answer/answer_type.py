@@ -1,9 +1,9 @@
 """The kind of value a question asks for, read from its question word, and whether a sentence gives one.
 
 „Wie lange …" asks for a duration, „Wie alt …" for an age, „Wie oft …" for a frequency, „Wann …" for a time or
-a deadline, „Wie viel/viele/hoch …" for an amount. German statutes write many values as words („sechs Monaten",
-„vierzigste Lebensjahr", „fünfzigtausend Euro"), so number words count as numbers. References to other
-provisions (``§ 15 Abs. 2``, ``Nr. 3``) are no values.
+a deadline, „Wie hoch …" for a sum (no head count), „Wie viel/viele …" for any amount. German statutes write many
+values as words („sechs Monaten", „vierzigste Lebensjahr", „fünfzigtausend Euro"), so number words count as
+numbers. References to other provisions (``§ 15 Abs. 2``, ``Nr. 3``) are no values.
 """
 
 from __future__ import annotations
@@ -12,7 +12,10 @@ from typing import Final, Literal
 
 import regex
 
-AnswerType = Literal["age", "frequency", "duration", "deadline", "time", "amount"]
+from nodes.answer.premise import PEOPLE
+from stores.vector.analyzer import analyze
+
+AnswerType = Literal["age", "frequency", "duration", "deadline", "time", "sum", "amount"]
 
 # First match wins: "Wie viele Jahre" asks for a duration before it asks for an amount.
 _QUESTION_TYPES: Final[tuple[tuple[AnswerType, regex.Pattern[str]], ...]] = (
@@ -27,14 +30,9 @@ _QUESTION_TYPES: Final[tuple[tuple[AnswerType, regex.Pattern[str]], ...]] = (
     ),
     ("deadline", regex.compile(r"\b(?:bis|ab|seit) wann\b|\bfrist\b|\bwie schnell\b|\bbis zu welchem\b", regex.I)),
     ("time", regex.compile(r"\bwann\b", regex.I)),  # a time, or the condition under which something holds
-    (
-        "amount",
-        regex.compile(
-            r"\bwie ?viel\w*|\bwie hoch\b|\bwas kostet\b"
-            r"|\bwelche[nrs]? (?:höhe|anzahl|summe|betrag)\b",
-            regex.I,
-        ),
-    ),
+    # „Wie hoch …" asks for a sum (money, a share, a measure), „Wie viele …" for any count, of people too
+    ("sum", regex.compile(r"\bwie hoch\b|\bwas kostet\b|\bwelche[nrs]? (?:höhe|summe|betrag)\b", regex.I)),
+    ("amount", regex.compile(r"\bwie ?viel\w*|\bwelche[nrs]? anzahl\b", regex.I)),
 )
 _NUMBER_PART: Final = (
     r"(?:ein|zwei|drei|dritt|vier|fünf|sechs|sieben|sieb|acht|neun|zehn|elf|zwölf|zwanzig|zig|dreißig|ßig|hundert|"
@@ -109,6 +107,8 @@ def gives(answer_type: AnswerType, sentence: str) -> bool:
     match answer_type:
         case "amount":
             return bool(found)
+        case "sum":  # „weniger als 100 Mitarbeiter" is no sum
+            return any((analyze(unit) or [""])[0] not in PEOPLE for _, unit in found)
         case "duration":
             return durations or bool(regex.search(r"(?i)\bbis zu[mr]? (?:ende|ablauf)\b", sentence))
         case "deadline":

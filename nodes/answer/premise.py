@@ -44,13 +44,13 @@ _SCALES: Final = {"tausend": 10**3, "million": 10**6, "millionen": 10**6, "mio":
                   "milliarden": 10**9, "mrd": 10**9}  # fmt: skip
 _CALENDAR_DAYS: Final = {"jahr": 365, "monat": 30, "woche": 7, "tag": 1}
 _CLOCK_MINUTES: Final = {"stunde": 60, "minute": 1}
-_PEOPLE: Final = frozenset(
+PEOPLE: Final = frozenset(
     """person mitarbeiter mitarbeiterin mitarbeitende beschaftigter beschaftigte arbeitnehmer arbeitnehmerin
     angestellter angestellte mensch leute kollege kollegin""".split()
 )
 # „Kinder unter 14 Jahren", „Jugendliche ab 16": a bound on the years of people is an age
 _AGE_BOUNDS: Final = frozenset({"unter", "über", "ab", "bis"})
-_AGED: Final = _PEOPLE | {"kind", "jugendlicher", "jugendliche", "schuler", "schulerin"}
+_AGED: Final = PEOPLE | {"kind", "jugendlicher", "jugendliche", "schuler", "schulerin"}
 _PERCENT: Final = frozenset({"%", "prozent"})
 # Shares compare by value whatever their word: „einem Drittel" ≠ „eines Viertels", „zwei Dritteln" ≠ „drei Vierteln".
 _FRACTIONS: Final = {"halfte": 2, "drittel": 3, "viertel": 4, "funftel": 5, "sechstel": 6, "achtel": 8, "zehntel": 10}
@@ -210,7 +210,7 @@ def _counted(
         return None if ordinal or article else Quantity(surface, forms, "euro")
     if lemma in _FRACTIONS and not ordinal and str(value).isdigit():
         return Quantity(surface, frozenset({f"{int(value) / _FRACTIONS[lemma]:.4f}"}), "share")
-    if lemma in _PEOPLE and not ordinal and not article:
+    if lemma in PEOPLE and not ordinal and not article:
         return Quantity(surface, forms, "people")
     if ordinal and lemma.endswith("lebensjahr"):
         return Quantity(surface, forms, "age")

@@ -19,8 +19,9 @@ from nodes.answer.answer_type import expected_answer_type, gives, values
         ("Mit welcher Frist kann ich kündigen?", "deadline"),
         ("Wann erlischt die Produkthaftung?", "time"),
         ("Ab wie vielen Leuten braucht eine Firma einen Datenschutzbeauftragten?", "amount"),
-        ("Wie hoch ist das Weihnachtsgeld?", "amount"),
-        ("In welcher Höhe wird das Weihnachtsgeld gezahlt?", "amount"),
+        ("Wie hoch ist das Weihnachtsgeld?", "sum"),
+        ("In welcher Höhe wird das Weihnachtsgeld gezahlt?", "sum"),
+        ("Wie viel kostet das Jobticket?", "amount"),
         ("Wer muss was beweisen?", None),
         ("Darf ich in meine Personalakte schauen?", None),
     ],
@@ -65,6 +66,11 @@ def test_number_words_are_values_and_references_are_not() -> None:
         ("amount", "Die Geldbuße beträgt bis zu dreihunderttausend Euro.", True),
         ("amount", "Das Nähere regelt § 43 Abs. 2.", False),
         ("amount", "Es gelten die §§ 8, 9 und 13 sowie Artikel 83 Absatz 4 bis 6 der Verordnung.", False),
+        # „Wie hoch darf die Vertragsstrafe sein?" asks for a sum: a head count gives none, a count of people does
+        ("sum", "Sie ist ausgeschlossen, wenn der Abgemahnte weniger als 100 Mitarbeiter beschäftigt.", False),
+        ("amount", "Sie ist ausgeschlossen, wenn der Abgemahnte weniger als 100 Mitarbeiter beschäftigt.", True),
+        ("sum", "Vertragsstrafen dürfen eine Höhe von 1 000 Euro nicht überschreiten.", True),
+        ("sum", "Der Arbeitgeberzuschuss beträgt 20 %.", True),
     ],
 )
 def test_a_sentence_gives_a_value_of_the_kind(answer_type: str, sentence: str, expected: bool) -> None:
