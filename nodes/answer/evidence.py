@@ -40,10 +40,11 @@ _POINTS_BACK: Final = regex.compile(
     r"^(?:Er|Sie|Dies|Diese[mnrs]?|Danach|Dabei|Dafür|Hierfür|Hierbei|Davon|Daraus|Darüber hinaus|Ferner|Zudem|"
     r"Eine?[mnrs]? solche[mnrs]?|(?:In|Bei|Nach|Während|Von|Mit|Für|Zu) diese[mnrs]? \p{L}+)\b"
 )
-# „Welche Mehrheit braucht der Bundestag dafür?": a pronominal adverb that stands for a matter said elsewhere
-# („dafür stimmen" votes, „darüber hinaus" adds: neither points back).
+# A question of several sentences („… an. Hafte ich, wenn …"): each opens like the first, a verb before its subject.
 _SENTENCE_END: Final = regex.compile(r"[.?!]")
 _SUBJECTS: Final = frozenset("ich er sie es man wir du ihr Sie".split())
+# „Welche Mehrheit braucht der Bundestag dafür?": a pronominal adverb that stands for a matter said elsewhere
+# („dafür stimmen" votes, „darüber hinaus" adds: neither points back).
 _POINTER: Final = regex.compile(
     r"(?i)\b(?:(?:dafür|dagegen)(?!\s+(?:ge)?stimm)|dabei|davon|danach|darüber(?!\s+hinaus)|damit|daran|darin|hierfür|"
     r"hierzu|hierbei|hiervon)\b"
