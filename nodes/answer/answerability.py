@@ -340,13 +340,16 @@ def _gives_asked_value(evidence: Sequence[Candidate], best: Candidate | None, *,
 
 def _one_per_part(parts: Sequence[list[Candidate]]) -> list[Candidate]:
     """The best sentence of each part. Where an earlier part took it already, that sentence answers this part
-    too unless it lacks the kind of value the part asks for; then the part's next sentence close to it."""
+    too unless it lacks the kind of value the part asks for, or its one value answered the earlier part („Ab wie
+    vielen Jahren …, und wie lange wird er gezahlt?"); then the part's next sentence close to it."""
     chosen: list[Candidate] = []
     for ranked in parts:
         if not ranked:
             continue
         top = ranked[0]
-        if any(top.text in c.text for c in chosen) and top.gives_type is not False:
+        taken = next((c for c in chosen if top.text in c.text), None)
+        spent = taken is not None and bool(taken.gives_type) and bool(top.gives_type) and len(quantities(top.text)) < 2
+        if taken is not None and top.gives_type is not False and not spent:
             continue
         pick = next((c for c in ranked if not _overlaps(c.text, chosen) and c.score >= PART_CLOSE * top.score), None)
         if pick is not None:

