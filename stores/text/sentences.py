@@ -6,7 +6,8 @@ table rows, and after a short line ending in a capitalised word (a title) that t
 continue in lower case. Every other line break is a soft wrap: the sentence runs on, and
 ``Sentence.clean`` reads it as one space. A terminator (``.!?…``) ends a sentence unless lower case
 follows or the period belongs to an abbreviation (``Abs.``, ``z. B.``, ``i. V. m.``), an initial, a
-number (``1.500``, ``am 3. Mai``) or a cardinal reference (``Nr. 1.`` does end one).
+number (``1.500``, ``am 3. Mai``) or a cardinal reference (``Nr. 1.`` does end one); a number with its thousands
+grouped ends one unless a determiner makes it an ordinal (``bei 2.000. Überreste``, ``der 1.000. Besucher``).
 """
 
 from __future__ import annotations
@@ -17,20 +18,28 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from stores.text.vocabulary import ABBREVIATIONS, AMBIGUOUS_ABBREVIATIONS, CARDINAL_MARKERS, SENTENCE_STARTERS
+from stores.text.vocabulary import (
+    ABBREVIATIONS,
+    AMBIGUOUS_ABBREVIATIONS,
+    CARDINAL_MARKERS,
+    ORDINAL_DETERMINERS,
+    SENTENCE_STARTERS,
+)
 
 _TERMINATOR: Final = re.compile(r"[.!?…]+[\"'“”»«‘’)\]]*")
 _WORD: Final = re.compile(r"\w+(?:[-'’]\w+)*")
 _LAST_TOKEN: Final = re.compile(r"(\w+)\W*$")
 _NEXT_WORD: Final = re.compile(r"\s+[\"'„“»«‚(\[]?(\w+|§)")
 _PREVIOUS_WORD: Final = re.compile(r"(\w+|§)\.?\s*\d+$")
+# a number with thousands grouped („2.000", „500 000") and the word before it
+_GROUPED_NUMBER: Final = re.compile(r"(?:^|(\w+)[^\w\s]*\s+|\s)\d{1,3}(?:[.\u00a0\u202f ]\d{3})+$")
 _NEWLINE: Final = re.compile(r"[ \t]*\n[ \t\n]*")
 LIST_MARKER: Final = re.compile(r"[ \t]*(?:[-*•–][ \t]+|\(\d{1,3}[a-z]?\)[ \t]*|\d{1,3}[.)][ \t]+|[a-z]{1,2}\)[ \t]+)")
 _HYPHEN_WRAP: Final = re.compile(r"(?<=\w-)[ \t]*\n\s*(?=[A-ZÄÖÜ])")  # "Plattform-\nAnbieter" is one word
 _PARAGRAPH_NUMBER: Final = re.compile(r"[ \t]*\(\d{1,3}[a-z]?\)")
 _NUMBERED: Final = re.compile(r"[ \t]*(\d{1,3})[.)][ \t]")
 _BLOCK_LINE: Final = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\||>)")
-TEXT_ENGINE_VERSION: Final = "de-3"  # part of the KB content hash: new boundaries or chunks re-chunk entries
+TEXT_ENGINE_VERSION: Final = "de-4"  # part of the KB content hash: new boundaries or chunks re-chunk entries
 SHORT_LINE: Final = 40  # a line this short that ends without punctuation is a title, not a wrapped line
 LOOKBEHIND_CHARS: Final = 40  # enough for the word before a period; searching from 0 would be quadratic
 _MAX_ORDINAL_DIGITS: Final = 3
@@ -202,6 +211,9 @@ def _ends_sentence(text: str, start: int, end: int) -> bool:
     if token in ABBREVIATIONS:
         return False
     if token.isdigit() and len(token) <= _MAX_ORDINAL_DIGITS:
+        grouped = _GROUPED_NUMBER.search(text, max(0, token_end - LOOKBEHIND_CHARS), token_end)
+        if grouped is not None:  # „bei 2.000. Überreste …" ends; „der 1.000. Besucher" is an ordinal
+            return (grouped.group(1) or "").lower() not in ORDINAL_DETERMINERS or next_word in SENTENCE_STARTERS
         before = _PREVIOUS_WORD.search(text, max(0, token_end - LOOKBEHIND_CHARS), token_end)
         cardinal = before is not None and before.group(1).lower() in CARDINAL_MARKERS
         return cardinal or next_word in SENTENCE_STARTERS

@@ -20,6 +20,11 @@ CARDINAL_MARKERS: Final = frozenset(
     """nr nummer no platz rang top abs absatz art artikel s seite satz kap kapitel ziff ziffer buchst
     § anlage anhang halbsatz""".split()
 )
+# Words before a number that read its period as an ordinal's („der 1.000. Besucher", „zum 100. Mal").
+ORDINAL_DETERMINERS: Final = frozenset(
+    """der die das den dem des am im zum zur vom beim ihr ihre ihrem ihren ihrer sein seine seinem seinen seiner
+    jeder jede jedes jeden jedem""".split()
+)
 # Capitalised function words that open sentences but are no nouns, so they decide ambiguous periods.
 SENTENCE_STARTERS: Final = frozenset(
     """Der Die Das Den Dem Des Ein Eine Einer Eines Einem Einen Er Sie Es Wir Ich Ihr Man Dies Diese Dieser

@@ -60,6 +60,14 @@ Für die betriebliche Altersvorsorge gilt das Betriebsrentengesetz."""
             ],
         ),
         ("Tempo 50 km/h. Außerorts mehr.", ["Tempo 50 km/h.", "Außerorts mehr."]),
+        # a number with its thousands grouped is a cardinal, unless a determiner makes it an ordinal
+        (
+            "Die Einwohnerzahl lag bei 2.000. Überreste der Mauer sind sichtbar.",
+            ["Die Einwohnerzahl lag bei 2.000.", "Überreste der Mauer sind sichtbar."],
+        ),
+        ("Pro Person sind es 500 000. Kunden zahlen mehr.", ["Pro Person sind es 500 000.", "Kunden zahlen mehr."]),
+        ("Der 1.000. Besucher erhält einen Preis.", ["Der 1.000. Besucher erhält einen Preis."]),
+        ("Zum 1.000. Mal fand es statt.", ["Zum 1.000. Mal fand es statt."]),
         ("Laptop, Headset usw. Die Geräte stellt die Firma.", ["Laptop, Headset usw.", "Die Geräte stellt die Firma."]),
     ],
 )
