@@ -351,6 +351,7 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
     lead_in: str | None = None
     opening = False  # the lead-in opens a sentence the items go on, unlike a heading
     items: list[tuple[int, str, bool]] = []  # the list's items, waiting for words that may close their sentence
+    resumed: tuple[str, bool] | None = None  # the lead-in of an item that ended with a period, for its next sentence
     end = 0
     for sentence in split_sentences(text):
         opens = "\n\n" in text[end : sentence.start] or sentence.opens_paragraph
@@ -358,6 +359,13 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
         body = sentence.body.replace("[", "(").replace("]", ")")
         if body.startswith(_REPEALED):  # a repealed item: the lead-in opens the items after it
             continue
+        # a further sentence of an item („5. … (Lockangebote). Ist die Bevorratung kürzer …, nachzuweisen;") is
+        # read on its own, and the list's lead-in goes on to the items after it
+        if resumed and not sentence.is_item and not opens and body[:1].isupper() and not body.endswith(":"):
+            lead_in, opening = resumed
+            yield sentence.index, body if _ends_sentence(body) else f"{body.rstrip(' ,;')}.", opens
+            continue
+        resumed = None
         # an item of the list; one that starts with a noun („Fahrzeugen und …") ends without a period and follows
         # a lead-in that opens a sentence („Bei der Videoüberwachung von"), not a heading („Allgemeine Vorschriften")
         item = sentence.is_list_item and not body.endswith((".", "!", "?")) and lead_in is not None and opening
@@ -375,6 +383,8 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
             continue
         yield from ((i, f"{item}.", o) for i, item, o in items)
         items = []
+        if sentence.is_list_item and lead_in is not None and opening:
+            resumed = (lead_in, opening)
         if body.endswith(":") or not body.endswith((".", "!", "?")):
             lead_in = body  # "… in Bezug auf:" opens the items that follow
             # a numbered paragraph is no heading: „(1) Wer eine der Berufsbezeichnungen" + „1. „Masseurin …""
@@ -383,6 +393,10 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
         lead_in = None
         yield sentence.index, body, opens
     yield from ((i, f"{item}.", o) for i, item, o in items)
+
+
+def _ends_sentence(body: str) -> bool:
+    return body.rstrip("\"“”»«'").endswith((".", "!", "?"))
 
 
 def _opens_sentence(lead_in: str) -> bool:

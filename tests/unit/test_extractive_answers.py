@@ -90,6 +90,38 @@ def test_list_items_are_read_with_their_lead_in() -> None:
     assert not any(t.startswith(("1.", "2.", "die ")) for t in texts)
 
 
+def test_a_further_sentence_of_an_item_is_no_lead_in_for_the_items_after_it() -> None:
+    """UWG's annex: item 5 goes on with a sentence of its own; items 6 and 7 still read with the list's lead-in."""
+    annex = hit(
+        "UWG 2004 Anhang",
+        "Unzulässige geschäftliche Handlungen sind\n\n1.  die unwahre Angabe, einem Kodex anzugehören;\n\n"
+        "5.  Lockangebote zu einem bestimmten Preis ohne Aufklärung über den Vorrat. Ist die\n"
+        "    Bevorratung kürzer als zwei Tage, obliegt es dem Unternehmer, die\n    Angemessenheit nachzuweisen;\n\n"
+        "6.  die Aufforderung zur Bezahlung nicht bestellter Waren und\n\n"
+        "7.  die Angabe, der Arbeitsplatz des Unternehmers sei gefährdet.",
+    )
+    texts = [c.text for c in candidates([annex])]
+    assert "Ist die Bevorratung kürzer als zwei Tage, obliegt es dem Unternehmer, die Angemessenheit nachzuweisen." in (
+        texts
+    )
+    assert "Unzulässige geschäftliche Handlungen sind die Aufforderung zur Bezahlung nicht bestellter Waren." in texts
+    assert "Unzulässige geschäftliche Handlungen sind die Angabe, der Arbeitsplatz des Unternehmers sei gefährdet." in (
+        texts
+    )
+    assert not any("nachzuweisen;" in t for t in texts)
+
+
+def test_an_oath_that_goes_on_after_its_first_sentence_is_read_whole() -> None:
+    oath = hit(
+        "GG Art56",
+        'Der Bundespräsident leistet folgenden\nEid:\n\n*   "Ich schwöre, daß ich Gerechtigkeit gegen jedermann '
+        'üben werde. So\n    wahr mir Gott helfe."\n\nDer Eid kann auch ohne religiöse Beteuerung geleistet werden.',
+    )
+    texts = [c.text for c in candidates([oath])]
+    assert 'So wahr mir Gott helfe."' in texts
+    assert "Der Eid kann auch ohne religiöse Beteuerung geleistet werden." in texts
+
+
 def test_question_words_mark_nouns_and_numbers_as_key_content() -> None:
     words = {w.word: w.key for w in question_words("Warum zahlt Nordlicht kein Urlaubsgeld ‹E-Mail› 2026?")}
     assert words == {"zahlt": False, "Nordlicht": True, "Urlaubsgeld": True, "2026": True}
