@@ -105,6 +105,8 @@ SIMILARITY_GATES: Final[dict[str, SimilarityGate]] = {
 }
 MAX_VARIANTS: Final = 3
 _NUMBER_HYPHEN: Final = regex.compile(r"(?<=\d)-(?=\p{L})")
+# „nach Satz 1": a sentence of the same paragraph by its number, not one of another paragraph („Absatz 2 Satz 1")
+_OWN_SENTENCE: Final = regex.compile(r"(?<!(?:Absatz|Abs\.|§|Artikel|Art\.) \d+\p{Ll}? )\bSatz (\d+)\b")
 # Dimensions whose words in a sentence name a case of the rule (Teilzeit, Bayern, Gastronomie); „Jahr" or „Inland"
 # occur in sentences of one case too.
 STRONG_DIMENSIONS: Final[frozenset[Dimension]] = frozenset({"bundesland", "branche", "arbeitszeit"})
@@ -277,10 +279,11 @@ def _choose(
             and candidate.score >= FURTHER_OTHER_BLOCK * best.score
             and bool(candidate.said_words - said - _subject(candidate, paragraph))
         )
-        wanted = new or gives_value or completes
+        qualifies = _qualifies(candidate, best, paragraph)
+        wanted = new or gives_value or completes or qualifies
         # about the question nearly as much as the best one, unless it covers more of its key content
         more = bool(new) and candidate.key_coverage > best.key_coverage
-        near = more or _cosine_within(candidate, best, cosine_within)
+        near = more or qualifies or _cosine_within(candidate, best, cosine_within)
         if wanted and near and candidate.score >= close * best.score and not _overlaps(candidate.text, chosen):
             chosen.insert(0 if gives_value else len(chosen), candidate)
             covered |= new
@@ -295,6 +298,15 @@ def _subject(candidate: Candidate, paragraph: Sequence[Candidate]) -> frozenset[
     about Urlaub), so a sentence of its block that adds only the subject („Urlaub wird über das Personalportal
     beantragt.") does not complete it."""
     return frozenset().union(*(c.said_words for c in paragraph if c.text != candidate.text))
+
+
+def _qualifies(candidate: Candidate, best: Candidate, paragraph: Sequence[Candidate]) -> bool:
+    """A later sentence of the best one's paragraph that names it by its number („Klagen nach Satz 1 können auch bei
+    dem Gericht … erhoben werden"): it widens or limits what the best one says, which is incomplete without it."""
+    if candidate not in paragraph or candidate.position <= best.position:
+        return False
+    number = 1 + len({c.position for c in paragraph if c.position < best.position})
+    return str(number) in _OWN_SENTENCE.findall(candidate.text)
 
 
 def _cosine_within(candidate: Candidate, best: Candidate, within: float | None) -> bool:

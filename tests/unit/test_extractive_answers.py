@@ -300,6 +300,23 @@ def test_variants_of_one_rule_ask_back_for_the_missing_context() -> None:
     assert outcome == "answerable" and dimension is None and "30 Arbeitstage" in evidence[0].text
 
 
+def test_a_sentence_that_names_the_best_one_by_its_number_joins_it() -> None:
+    """„Klagen nach Satz 1 können auch …" widens the best sentence: an answer without it would say only half."""
+    venue = hit(
+        "BDSG §44",
+        "(1) Klagen der betroffenen Person wegen eines Verstoßes gegen den Datenschutz können bei dem Gericht des "
+        "Ortes erhoben werden, an dem der Verantwortliche eine Niederlassung hat. Klagen nach Satz 1 können auch bei "
+        "dem Gericht des Ortes erhoben werden, an dem die betroffene Person ihren gewöhnlichen Aufenthaltsort hat.\n\n"
+        "(2) Die Sätze gelten nicht für Behörden, die in Ausübung ihrer hoheitlichen Befugnisse tätig geworden sind.",
+    )
+    question = "Muss ich eine Firma wegen eines Datenschutzverstoßes dort verklagen, wo sie sitzt, oder vor Ort?"
+    evidence, _, _, outcome = _choose(question, rank(question, candidates([venue]), None), survey=False)
+    assert outcome == "answerable"
+    assert [" ".join(c.text.split()[:3]) for c in evidence] == ["Klagen der betroffenen", "Klagen nach Satz"]
+    # a sentence of another paragraph that names „Satz 1" of its own does not join
+    other = hit("BDSG §45", venue.text.replace("(2) Die Sätze gelten", "(2) Satz 1 gilt"), rank=2)
+    evidence, _, _, _ = _choose(question, rank(question, candidates([other]), None), survey=False)
+    assert not any(c.text.startswith("Satz 1 gilt") for c in evidence)
 FINES = [
     hit(f"{act} §9", f"Die Ordnungswidrigkeit kann mit einer Geldbuße bis zu {value} Euro geahndet werden.", rank=i + 1)
     for i, (act, value) in enumerate(
