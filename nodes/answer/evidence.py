@@ -21,7 +21,7 @@ import regex
 from nodes.answer.answer_type import expected_answer_type, gives, without_references
 from nodes.answer.premise import Quantity, quantities
 from stores.kb.models import Hit
-from stores.text import split_sentences
+from stores.text import goes_on_item, split_sentences
 from stores.text.thesaurus import synonyms
 from stores.vector.analyzer import analyze
 from stores.vector.embedders import Embedder
@@ -353,17 +353,22 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
     items: list[tuple[int, str, bool]] = []  # the list's items, waiting for words that may close their sentence
     resumed: tuple[str, bool] | None = None  # the lead-in of an item that ended with a period, for its next sentence
     end = 0
-    for sentence in split_sentences(text):
+    sentences = split_sentences(text)
+    inside = goes_on_item(text, sentences)
+    for sentence in sentences:
         opens = "\n\n" in text[end : sentence.start] or sentence.opens_paragraph
         end = sentence.end
         body = sentence.body.replace("[", "(").replace("]", ")")
         if body.startswith(_REPEALED):  # a repealed item: the lead-in opens the items after it
             continue
-        # a further sentence of an item („5. … (Lockangebote). Ist die Bevorratung kürzer …, nachzuweisen;") is
-        # read on its own, and the list's lead-in goes on to the items after it
-        if resumed and not sentence.is_item and not opens and body[:1].isupper() and not body.endswith(":"):
-            lead_in, opening = resumed
-            yield sentence.index, body if _ends_sentence(body) else f"{body.rstrip(' ,;')}.", opens
+        # a further sentence of an item is read on its own; where it ends as an item does („5. … (Lockangebote). Ist
+        # die Bevorratung kürzer …, nachzuweisen;") the list goes on, and its lead-in with it
+        if resumed and inside[sentence.index] and body[:1].isupper() and not body.endswith(":"):
+            if _ends_sentence(body):
+                yield sentence.index, body, opens
+            else:
+                lead_in, opening = resumed
+                yield sentence.index, f"{body.rstrip(' ,;')}.", opens
             continue
         resumed = None
         # an item of the list; one that starts with a noun („Fahrzeugen und …") ends without a period and follows

@@ -9,7 +9,7 @@ from datetime import date
 from typing import Any, Final
 
 from stores.kb.models import KBEntry
-from stores.text import TEXT_ENGINE_VERSION, Sentence, pack_sentences, split_sentences, unwrap
+from stores.text import TEXT_ENGINE_VERSION, Sentence, goes_on_item, pack_sentences, split_sentences, unwrap
 from stores.vector.index import IndexPoint
 
 KB_ID: Final = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
@@ -68,7 +68,11 @@ def _with_lead_in(text: str, sentences: list[Sentence], start: int, end: int) ->
     opening = next((s for s in sentences if s.start >= start), None)
     if start == 0 or opening is None or not opening.is_list_item:
         return Chunk(chunk)
-    lead_in = next((s for s in reversed(sentences) if s.end <= start and not s.is_list_item), None)
+    # the sentence before the list: neither an item nor a further sentence of one („Ist die Bevorratung …;")
+    inside = goes_on_item(text, sentences)
+    lead_in = next(
+        (s for s in reversed(sentences) if s.end <= start and not s.is_list_item and not inside[s.index]), None
+    )
     if lead_in is None or lead_in.clean.endswith((".", "!", "?")):
         return Chunk(chunk)
     prefix = f"{lead_in.text}\n\n"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -39,7 +39,7 @@ _HYPHEN_WRAP: Final = re.compile(r"(?<=\w-)[ \t]*\n\s*(?=[A-ZÄÖÜ])")  # "Plat
 _PARAGRAPH_NUMBER: Final = re.compile(r"[ \t]*\(\d{1,3}[a-z]?\)")
 _NUMBERED: Final = re.compile(r"[ \t]*(\d{1,3})[.)][ \t]")
 _BLOCK_LINE: Final = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\||>)")
-TEXT_ENGINE_VERSION: Final = "de-4"  # part of the KB content hash: new boundaries or chunks re-chunk entries
+TEXT_ENGINE_VERSION: Final = "de-5"  # part of the KB content hash: new boundaries or chunks re-chunk entries
 SHORT_LINE: Final = 40  # a line this short that ends without punctuation is a title, not a wrapped line
 LOOKBEHIND_CHARS: Final = 40  # enough for the word before a period; searching from 0 would be quadratic
 _MAX_ORDINAL_DIGITS: Final = 3
@@ -109,6 +109,22 @@ def split_sentences(text: str) -> list[Sentence]:
             sentences.append(Sentence(len(sentences), offset, offset + len(stripped), stripped))
         start = cut
     return sentences
+
+
+def goes_on_item(text: str, sentences: Sequence[Sentence]) -> list[bool]:
+    """For each sentence, whether it goes on a list item without being one: it follows the item, or a sentence that
+    goes on it, on the same line of the unwrapped ``text`` („5. … (Lockangebote). Ist die Bevorratung kürzer …,
+    nachzuweisen;"); a sentence on a line of its own, a heading say, ends the item."""
+    marks: list[bool] = []
+    inside, end = False, 0
+    for sentence in sentences:
+        if sentence.is_item or "\n" in text[end : sentence.start]:
+            marks.append(False)
+            inside = sentence.is_list_item
+        else:
+            marks.append(inside)
+        end = sentence.end
+    return marks
 
 
 def sentence_texts(text: str) -> list[str]:

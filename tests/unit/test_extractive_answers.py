@@ -317,6 +317,8 @@ def test_a_sentence_that_names_the_best_one_by_its_number_joins_it() -> None:
     other = hit("BDSG §45", venue.text.replace("(2) Die Sätze gelten", "(2) Satz 1 gilt"), rank=2)
     evidence, _, _, _ = _choose(question, rank(question, candidates([other]), None), survey=False)
     assert not any(c.text.startswith("Satz 1 gilt") for c in evidence)
+
+
 FINES = [
     hit(f"{act} §9", f"Die Ordnungswidrigkeit kann mit einer Geldbuße bis zu {value} Euro geahndet werden.", rank=i + 1)
     for i, (act, value) in enumerate(

