@@ -107,6 +107,17 @@ MAX_VARIANTS: Final = 3
 _NUMBER_HYPHEN: Final = regex.compile(r"(?<=\d)-(?=\p{L})")
 # „nach Satz 1": a sentence of the same paragraph by its number, not one of another paragraph („Absatz 2 Satz 1")
 _OWN_SENTENCE: Final = regex.compile(r"(?<!(?:Absatz|Abs\.|§|Artikel|Art\.) \d+\p{Ll}? )\bSatz (\d+)\b")
+# „Absatz 1 gilt nicht …": a paragraph of the same provision, whole or by the sentence („Absatz 1 Satz 2"), not one of
+# another provision („§ 5 Absatz 1", „Absatz 2 des …") or a single item of it („Absatz 2 Nummer 3")
+_OWN_PARAGRAPH: Final = regex.compile(
+    r"(?<!(?:§|Artikel|Art\.) \d+\p{Ll}? )\b(?:Absatz|Abs\.) (\d+\p{Ll}?)(?: Satz (\d+))?\b"
+    r"(?! (?:Satz|Nummer|Nr\.|Buchstabe|des|der) )"
+)
+# the words of a derogation: the later paragraph limits or widens the rule it names
+_DEROGATES: Final = regex.compile(
+    r"\b(?:[Aa]bweichend|nicht anzuwenden|gilt nicht|gelten nicht|keine Anwendung|gilt entsprechend|"
+    r"gelten entsprechend|gilt auch|gelten auch|ausgenommen)\b"
+)
 # Dimensions whose words in a sentence name a case of the rule (Teilzeit, Bayern, Gastronomie); „Jahr" or „Inland"
 # occur in sentences of one case too.
 STRONG_DIMENSIONS: Final[frozenset[Dimension]] = frozenset({"bundesland", "branche", "arbeitszeit"})
@@ -301,12 +312,21 @@ def _subject(candidate: Candidate, paragraph: Sequence[Candidate]) -> frozenset[
 
 
 def _qualifies(candidate: Candidate, best: Candidate, paragraph: Sequence[Candidate]) -> bool:
-    """A later sentence of the best one's paragraph that names it by its number („Klagen nach Satz 1 können auch bei
-    dem Gericht … erhoben werden"): it widens or limits what the best one says, which is incomplete without it."""
-    if candidate not in paragraph or candidate.position <= best.position:
+    """A later sentence of the best one's block that names it by its number, as a sentence of its paragraph („Klagen
+    nach Satz 1 können auch bei dem Gericht … erhoben werden") or, in words of a derogation, as its paragraph
+    („Abweichend von Absatz 1 kann … entfallen"): it widens or limits what the best one says, which is incomplete
+    without it."""
+    if candidate.hit.chunk_id != best.hit.chunk_id or candidate.position <= best.position:
         return False
-    number = 1 + len({c.position for c in paragraph if c.position < best.position})
-    return str(number) in _OWN_SENTENCE.findall(candidate.text)
+    number = str(1 + len({c.position for c in paragraph if c.position < best.position}))
+    if candidate in paragraph:
+        return number in _OWN_SENTENCE.findall(candidate.text)
+    if best.absatz is None or candidate.absatz == best.absatz or not _DEROGATES.search(candidate.text):
+        return False
+    return any(
+        absatz == best.absatz and sentence in ("", number)
+        for absatz, sentence in _OWN_PARAGRAPH.findall(candidate.text)
+    )
 
 
 def _cosine_within(candidate: Candidate, best: Candidate, within: float | None) -> bool:

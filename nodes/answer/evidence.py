@@ -135,6 +135,7 @@ class Candidate:
     short_names: tuple[tuple[str, ...], ...] = ()  # the word beginnings of the law short names in its header
     paragraph_terms: frozenset[str] = field(default_factory=frozenset)  # the terms of its paragraph's sentences
     paragraph: int = 0  # which paragraph of its block it stands in
+    absatz: str | None = None  # the number of the statute paragraph it stands in („2" under „(2) …"), where known
     lexical: float = 0.0
     key_coverage: float = 0.0
     dense: float | None = None
@@ -318,6 +319,7 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
         names = short_names(f"{hit.entry_id} {hit.title}")
         before: str | None = None
         paragraphs: list[list[Candidate]] = [[]]
+        numbers = _paragraph_numbers(hit.text)
         for index, body, opens in _readable_units(hit.text):
             if opens:
                 paragraphs.append([])
@@ -329,11 +331,23 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
                 body = f"{before} {body}"
             before = own
             lemmas = frozenset(t for w in _WORD.findall(body) for t in analyze(w)[:1])
-            paragraphs[-1].append(Candidate(hit, body, index, _terms(body), lemmas, header, names))
+            paragraphs[-1].append(
+                Candidate(hit, body, index, _terms(body), lemmas, header, names, absatz=numbers[index])
+            )
         for number, paragraph in enumerate(paragraphs):
             terms = frozenset().union(*(c.terms for c in paragraph))
             found += [replace(c, paragraph_terms=terms, paragraph=number) for c in paragraph]
     return found
+
+
+def _paragraph_numbers(text: str) -> list[str | None]:
+    """For each sentence, the number of the statute paragraph it stands in (None before the first „(1)")."""
+    numbers: list[str | None] = []
+    current: str | None = None
+    for sentence in split_sentences(text):
+        current = sentence.paragraph_number or current
+        numbers.append(current)
+    return numbers
 
 
 def _terms(sentence: str) -> frozenset[str]:

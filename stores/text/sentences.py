@@ -36,7 +36,7 @@ _GROUPED_NUMBER: Final = re.compile(r"(?:^|(\w+)[^\w\s]*\s+|\s)\d{1,3}(?:[.\u00a
 _NEWLINE: Final = re.compile(r"[ \t]*\n[ \t\n]*")
 LIST_MARKER: Final = re.compile(r"[ \t]*(?:[-*•–][ \t]+|\(\d{1,3}[a-z]?\)[ \t]*|\d{1,3}[.)][ \t]+|[a-z]{1,2}\)[ \t]+)")
 _HYPHEN_WRAP: Final = re.compile(r"(?<=\w-)[ \t]*\n\s*(?=[A-ZÄÖÜ])")  # "Plattform-\nAnbieter" is one word
-_PARAGRAPH_NUMBER: Final = re.compile(r"[ \t]*\(\d{1,3}[a-z]?\)")
+_PARAGRAPH_NUMBER: Final = re.compile(r"[ \t]*\((\d{1,3}[a-z]?)\)")
 _NUMBERED: Final = re.compile(r"[ \t]*(\d{1,3})[.)][ \t]")
 _BLOCK_LINE: Final = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\||>)")
 TEXT_ENGINE_VERSION: Final = "de-5"  # part of the KB content hash: new boundaries or chunks re-chunk entries
@@ -78,6 +78,12 @@ class Sentence:
     def opens_paragraph(self) -> bool:
         """It opens a numbered paragraph of a statute („(1) …")."""
         return _PARAGRAPH_NUMBER.match(self.text) is not None
+
+    @property
+    def paragraph_number(self) -> str | None:
+        """The number of the statute paragraph it opens („2" for „(2) …"), else None."""
+        found = _PARAGRAPH_NUMBER.match(self.text)
+        return found.group(1) if found else None
 
     @property
     def is_list_item(self) -> bool:

@@ -319,6 +319,21 @@ def test_a_sentence_that_names_the_best_one_by_its_number_joins_it() -> None:
     assert not any(c.text.startswith("Satz 1 gilt") for c in evidence)
 
 
+def test_a_later_paragraph_that_names_the_best_one_s_paragraph_joins_it() -> None:
+    """„Absatz 1 gilt nicht …" limits the rule of paragraph 1; another act's paragraph („§ 9 Absatz 1") does not."""
+    rule = hit(
+        "BDSG §45",
+        "(1) Beschäftigte erhalten für jeden Tag der Dienstreise ein Tagegeld von 28 Euro.\n\n"
+        "(2) Absatz 1 gilt nicht für Dienstreisen, die kürzer als acht Stunden dauern.\n\n"
+        "(3) Die Erstattung der Fahrtkosten nach § 9 Absatz 1 bleibt für Dienstreisen unberührt.",
+    )
+    question = "Wie viel Tagegeld bekommen Beschäftigte je Tag einer Dienstreise?"
+    evidence, _, _, outcome = _choose(question, rank(question, candidates([rule]), None), survey=False)
+    assert outcome == "answerable"
+    assert [c.absatz for c in evidence] == ["1", "2"]
+    assert evidence[1].text == "Absatz 1 gilt nicht für Dienstreisen, die kürzer als acht Stunden dauern."
+
+
 FINES = [
     hit(f"{act} §9", f"Die Ordnungswidrigkeit kann mit einer Geldbuße bis zu {value} Euro geahndet werden.", rank=i + 1)
     for i, (act, value) in enumerate(
