@@ -365,7 +365,7 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
     lead_in: str | None = None
     opening = False  # the lead-in opens a sentence the items go on, unlike a heading
     items: list[tuple[int, str, bool]] = []  # the list's items, waiting for words that may close their sentence
-    resumed: tuple[str, bool] | None = None  # the lead-in of an item that ended with a period, for its next sentence
+    resumed: str | None = None  # the lead-in of an item that ended with a period, for the item's next sentence
     end = 0
     sentences = split_sentences(text)
     inside = goes_on_item(text, sentences)
@@ -381,7 +381,7 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
             if _ends_sentence(body):
                 yield sentence.index, body, opens
             else:
-                lead_in, opening = resumed
+                lead_in, opening = resumed, True
                 yield sentence.index, f"{body.rstrip(' ,;')}.", opens
             continue
         resumed = None
@@ -403,7 +403,7 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
         yield from ((i, f"{item}.", o) for i, item, o in items)
         items = []
         if sentence.is_list_item and lead_in is not None and opening:
-            resumed = (lead_in, opening)
+            resumed = lead_in
         if body.endswith(":") or not body.endswith((".", "!", "?")):
             lead_in = body  # "… in Bezug auf:" opens the items that follow
             # a numbered paragraph is no heading: „(1) Wer eine der Berufsbezeichnungen" + „1. „Masseurin …""

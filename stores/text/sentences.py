@@ -77,7 +77,7 @@ class Sentence:
     @property
     def opens_paragraph(self) -> bool:
         """It opens a numbered paragraph of a statute („(1) …")."""
-        return _PARAGRAPH_NUMBER.match(self.text) is not None
+        return self.paragraph_number is not None
 
     @property
     def paragraph_number(self) -> str | None:
