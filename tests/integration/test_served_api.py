@@ -128,7 +128,8 @@ def test_threads_runs_and_store_items_stay_with_their_owner(tenants: Tenants) ->
         assert hidden.value.response.status_code == 404
         with pytest.raises(httpx.HTTPStatusError):
             stranger.runs.get(thread["thread_id"], run_ids[0])
-        with pytest.raises((httpx.HTTPStatusError, httpx.ReadError)):  # refused once the response streams
+        # refused with a status, or the server drops the connection (before or after the headers)
+        with pytest.raises((httpx.HTTPStatusError, httpx.ReadError, httpx.RemoteProtocolError)):
             stranger.runs.wait(thread["thread_id"], "answer", input=QUESTION)
         with pytest.raises(httpx.HTTPStatusError):
             stranger.threads.update(thread["thread_id"], metadata={"owner": "me"})
