@@ -19,7 +19,7 @@ import numpy as np
 import regex
 
 from nodes.answer.answer_type import expected_answer_type, gives, without_references
-from nodes.answer.premise import Quantity, quantities
+from nodes.answer.premise import MONTHS, Quantity, quantities
 from stores.kb.models import Hit
 from stores.text import goes_on_item, split_sentences
 from stores.text.thesaurus import synonyms
@@ -102,6 +102,8 @@ MIN_COMPOUND: Final = 8
 SAME_STEM: Final = 0.6
 MIN_STEM: Final = 7  # letters two lemmas share at least to count as one stem …
 MAX_ENDING: Final = 3  # … and differ in endings of at most this many letters ("-en", "-ung")
+NEGATION: Final = "un"  # „ungekündigt": a participle the analyzer does not reduce to its verb
+_UNSTRESSED: Final = ("be", "ge", "er", "ver", "zer", "ent", "emp", "miss")
 MIN_VERB_STEM: Final = 4  # a shorter stem may be a verb's and its noun's („zahlen" / „Zahlung", „dauern" / „Dauer")
 MIN_PART: Final = 3
 VALUE_UNITS: Final = frozenset({"euro", "percent", "people", "share"})  # units whose word names no matter of their own
@@ -175,7 +177,13 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
         number = word[0].isdigit()
         # a sentence that opens with a verb and its subject („Hafte ich, wenn …", „Stimmt es, dass …"): no noun
         verb_first = opens and position + 1 < len(found) and found[position + 1].group(0) in _SUBJECTS
-        key = (number or word[0].isupper() or word.isupper()) and terms[0] not in GENERIC_TERMS and not verb_first
+        # a month („wenn ich im Oktober kündige") is when the asker's case happens, not what the question is about
+        key = (
+            (number or word[0].isupper() or word.isupper())
+            and terms[0] not in GENERIC_TERMS
+            and word.casefold() not in MONTHS
+            and not verb_first
+        )
         if word.casefold() in QUESTION_OPENERS and not number:
             key = False
         words.append(QuestionWord(word, terms, key, number, asked))
@@ -245,7 +253,12 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
     if word.number:
         return 0.0
     prefix = lemma[:MIN_VERB_STEM]
-    stem = SAME_STEM if any(_same_stem(lemma, t) for t in available if t.startswith(prefix)) else 0.0
+    negated = lemma.startswith(NEGATION)
+    stem = (
+        SAME_STEM
+        if any(_same_stem(lemma, t) for t in available if t.startswith(prefix) or negated or t.startswith(NEGATION))
+        else 0.0
+    )
     if _said_otherwise(lemma, parts, available):
         stem = SYNONYM
     elif not stem and _synonym_derived(lemma, available):
@@ -296,10 +309,22 @@ def _same_stem(lemma: str, term: str) -> bool:
         return False
     if _verb_and_noun(lemma, term) or _verb_and_noun(term, lemma):
         return True
+    if _negated_participle(lemma, term) or _negated_participle(term, lemma):
+        return True
     if len(lemma) < MIN_STEM or len(term) < MIN_STEM:
         return False
     shared = len(os.path.commonprefix([lemma, term]))
     return shared >= MIN_STEM and max(len(lemma), len(term)) - shared <= MAX_ENDING
+
+
+def _negated_participle(verb: str, word: str) -> bool:
+    """The word is the verb's participle negated with „un-", which the analyzer leaves as it is: ``ungekündigt`` /
+    ``kündigen``, ``ungeachtet`` / ``achten``, ``unbezahlten`` / ``bezahlen`` (an unstressed prefix takes no „ge-")."""
+    stem = verb.removesuffix("en") if verb.endswith("en") else verb.removesuffix("n")
+    if stem == verb or len(stem) < MIN_VERB_STEM or not word.startswith(NEGATION):
+        return False
+    base = stem if stem.startswith(_UNSTRESSED) else f"ge{stem}"
+    return bool(regex.fullmatch(rf"{NEGATION}{regex.escape(base)}e?t(?:e[mnrs]?)?", word))
 
 
 def _verb_and_noun(verb: str, noun: str) -> bool:

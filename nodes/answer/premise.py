@@ -34,12 +34,8 @@ _TENS: Final = {
 }  # fmt: skip
 _IRREGULAR_ORDINALS: Final = {"ers": 1, "drit": 3, "sieb": 7, "ach": 8}
 _ARTICLE_ONE: Final = frozenset({"ein", "eine", "einen", "einem", "einer", "eines"})
-_MONTHS: Final = {
-    m: i
-    for i, m in enumerate(
-        "januar februar märz april mai juni juli august september oktober november dezember".split(), 1
-    )
-}
+MONTHS: Final = tuple("januar februar märz april mai juni juli august september oktober november dezember".split())
+_MONTH_NUMBERS: Final = {month: number for number, month in enumerate(MONTHS, 1)}
 _SCALES: Final = {"tausend": 10**3, "million": 10**6, "millionen": 10**6, "mio": 10**6, "milliarde": 10**9,
                   "milliarden": 10**9, "mrd": 10**9}  # fmt: skip
 _CALENDAR_DAYS: Final = {"jahr": 365, "monat": 30, "woche": 7, "tag": 1}
@@ -152,7 +148,7 @@ def _quantity_at(text: str, tokens: list[_Token], i: int) -> Quantity | None:
         digits = regex.sub(r"[ \u00a0\u202f]", "", token.text)
         # "3. März", "18. Lebensjahr"; "2.000." ends a sentence with a number
         if after[:1] == ["."] and len(after) > 1 and digits.isdigit():
-            month = _MONTHS.get(after[1].casefold())
+            month = _MONTH_NUMBERS.get(after[1].casefold())
             if month is not None:
                 return Quantity(_span(text, token, tokens[i + 2]), frozenset({f"{month}-{int(digits)}"}), "date")
             if after[1][:1].isupper() and analyze(after[1]):

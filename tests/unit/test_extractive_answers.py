@@ -695,6 +695,38 @@ def test_a_short_verb_matches_its_noun(question: str, word: str, sentence: str, 
     assert coverage(asked, found.terms, found.lemmas) == expected
 
 
+@pytest.mark.parametrize(
+    ("question", "word", "sentence"),
+    [
+        ("Bekomme ich Weihnachtsgeld, wenn ich gekündigt habe?", "gekündigt", "Das Arbeitsverhältnis ist ungekündigt."),
+        ("Muss ich das bezahlen?", "bezahlen", "Die Freistellung erfolgt unbezahlt."),
+        ("Muss ich das bezahlen?", "bezahlen", "Es gibt bis zu fünf Tage unbezahlten Urlaub."),
+    ],
+)
+def test_a_participle_negated_with_un_covers_its_verb(question: str, word: str, sentence: str) -> None:
+    assert _covered(question, word, sentence) == SAME_STEM
+
+
+def test_a_negated_participle_covers_no_other_verb() -> None:
+    assert _covered("Muss ich das bezahlen?", "bezahlen", "Der Vertrag ist ungeklärt.") == 0.0
+    assert _covered("Wer hat gekündigt?", "gekündigt", "Die Frist gilt ungeachtet anderer Regeln.") == 0.0
+
+
+def test_a_month_the_question_names_is_the_time_of_the_case_not_its_matter() -> None:
+    words = {w.word: w for w in question_words("Bekomme ich noch Weihnachtsgeld, wenn ich im Oktober gekündigt habe?")}
+    assert words["Weihnachtsgeld"].key and not words["Oktober"].key
+    weihnachtsgeld = hit(
+        "lb-ent-02",
+        "Mit dem Novemberentgelt wird ein Weihnachtsgeld in Höhe von 55 % eines Monatsgrundentgelts ausgezahlt. "
+        "Anspruch haben Beschäftigte, deren Arbeitsverhältnis am 1. Dezember ungekündigt besteht.",
+    )
+    question = "Bekomme ich noch Weihnachtsgeld, wenn ich im Oktober gekündigt habe?"
+    ranked = rank(question, candidates([weihnachtsgeld]), None)
+    assert ranked[0].key_coverage == 1.0  # the month the asker resigned in is no content the KB must say
+    condition = next(c for c in ranked if "ungekündigt" in c.text)
+    assert "kundigen" in condition.said_words  # the condition that answers it says what the asker did
+
+
 def _covered(question: str, word: str, sentence: str) -> float:
     asked = next(w for w in question_words(question) if w.word == word)
     found = candidates([hit("x-1", sentence)])[0]
