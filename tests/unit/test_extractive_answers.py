@@ -733,14 +733,14 @@ def test_a_negated_participle_covers_no_other_verb() -> None:
 
 
 def test_a_month_the_question_names_is_the_time_of_the_case_not_its_matter() -> None:
-    words = {w.word: w for w in question_words("Bekomme ich noch Weihnachtsgeld, wenn ich im Oktober gekündigt habe?")}
+    question = "Bekomme ich noch Weihnachtsgeld, wenn ich im Oktober gekündigt habe?"
+    words = {w.word: w for w in question_words(question)}
     assert words["Weihnachtsgeld"].key and not words["Oktober"].key
     weihnachtsgeld = hit(
         "lb-ent-02",
         "Mit dem Novemberentgelt wird ein Weihnachtsgeld in Höhe von 55 % eines Monatsgrundentgelts ausgezahlt. "
         "Anspruch haben Beschäftigte, deren Arbeitsverhältnis am 1. Dezember ungekündigt besteht.",
     )
-    question = "Bekomme ich noch Weihnachtsgeld, wenn ich im Oktober gekündigt habe?"
     ranked = rank(question, candidates([weihnachtsgeld]), None)
     assert ranked[0].key_coverage == 1.0  # the month the asker resigned in is no content the KB must say
     condition = next(c for c in ranked if "ungekündigt" in c.text)
