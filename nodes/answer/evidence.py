@@ -81,6 +81,9 @@ GENERIC_TERMS: Final = frozenset(
     """regel regelung frage information info moglichkeit art uberblick thema fall bestimmung vorschrift sache
     zeit geld betrag summe hohe firma chef""".split()
 )
+# Adjective suffixes the analyzer's naive compound split takes for a head (fehler|haft): the modifier alone says
+# the word („fehlerhaft" ← „einen Fehler hat").
+SUFFIX_HEADS: Final = frozenset({"haft"})
 KEY_WEIGHT: Final = 2.0
 OTHER_WEIGHT: Final = 1.0
 HEADER_RANK_SHARE: Final = 0.6  # a word only the block header covers ranks below one the sentence says
@@ -248,7 +251,7 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
         return 1.0 if lemmas is None or lemma in lemmas else FOUND_IN_COMPOUND
     if parts and all(p in available for p in parts):
         return COMPOSED
-    if parts and parts[-1] in GENERIC_TERMS and all(p in available for p in parts[:-1]):
+    if parts and parts[-1] in GENERIC_TERMS | SUFFIX_HEADS and all(p in available for p in parts[:-1]):
         return COMPOSED
     if word.number:
         return 0.0
