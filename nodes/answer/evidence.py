@@ -40,6 +40,12 @@ _POINTS_BACK: Final = regex.compile(
     r"^(?:Er|Sie|Dies|Diese[mnrs]?|Danach|Dabei|Dafür|Hierfür|Hierbei|Davon|Daraus|Darüber hinaus|Ferner|Zudem|"
     r"Eine?[mnrs]? solche[mnrs]?|(?:In|Bei|Nach|Während|Von|Mit|Für|Zu) diese[mnrs]? \p{L}+)\b"
 )
+# „Ein solches Gesetz …", „Diese Frist …": the pointer means the sentence that names the noun, even where another
+# stands between (GG Art. 79: „… nur durch ein Gesetz geändert werden …", a long sentence, „(2) Ein solches Gesetz …").
+_POINTED_NOUN: Final = regex.compile(
+    r"^(?:(?:In|Bei|Nach|Während|Von|Mit|Für|Zu) )?(?:Eine?[mnrs]? solche[mnrs]?|[Dd]iese[mnrs]?) (\p{Lu}\p{Ll}+)"
+)
+MAX_POINTER_REACH: Final = 3  # sentences back
 # A question of several sentences („… an. Hafte ich, wenn …"): each opens like the first, a verb before its subject.
 _SENTENCE_END: Final = regex.compile(r"[.?!]")
 _SUBJECTS: Final = frozenset("ich er sie es man wir du ihr Sie".split())
@@ -345,20 +351,20 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
     for hit in hits:
         header = frozenset(analyze(f"{hit.title} {hit.section} {hit.entry_id} {hit.work}"))
         names = short_names(f"{hit.entry_id} {hit.title}")
-        before: str | None = None
+        earlier: list[str | None] = []  # the block's units so far; None where one is no whole sentence
         paragraphs: list[list[Candidate]] = [[]]
         numbers = _paragraph_numbers(hit.text)
         for index, body, opens in _readable_units(hit.text):
             if opens:
                 paragraphs.append([])
             if not _WHOLE.match(body) or len(body.split()) < MIN_WORDS:
-                before = None
+                earlier.append(None)
                 continue
-            own = body
-            if before is not None and _POINTS_BACK.match(body) and len(before.split()) <= MAX_CONTEXT_WORDS:
-                body = f"{before} {body}"
-            before = own
-            lemmas = frozenset(t for w in _WORD.findall(body) for t in analyze(w)[:1])
+            meant = _pointed_to(body, earlier)
+            earlier.append(body)
+            if meant is not None:
+                body = f"{meant} {body}"
+            lemmas = _lemmas(body)
             paragraphs[-1].append(
                 Candidate(hit, body, index, _terms(body), lemmas, header, names, absatz=numbers[index])
             )
@@ -366,6 +372,25 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
             terms = frozenset().union(*(c.terms for c in paragraph))
             found += [replace(c, paragraph_terms=terms, paragraph=number) for c in paragraph]
     return found
+
+
+def _pointed_to(body: str, earlier: Sequence[str | None]) -> str | None:
+    """The sentence a sentence that opens by pointing back reads with: the nearest one before that names the noun
+    it points with, else the one right before; none that is too long to show along."""
+    if not _POINTS_BACK.match(body) or not earlier:
+        return None
+    meant = earlier[-1]
+    noun = _POINTED_NOUN.match(body)
+    if noun is not None:
+        lemma = analyze(noun.group(1))[:1]
+        named = [s for s in reversed(earlier[-MAX_POINTER_REACH:]) if s and lemma and lemma[0] in _lemmas(s)]
+        meant = named[0] if named else meant
+    return meant if meant is not None and len(meant.split()) <= MAX_CONTEXT_WORDS else None
+
+
+def _lemmas(text: str) -> frozenset[str]:
+    """The lemma of each word (no compound parts): what the text says in words of their own."""
+    return frozenset(t for w in _WORD.findall(text) for t in analyze(w)[:1])
 
 
 def _paragraph_numbers(text: str) -> list[str | None]:

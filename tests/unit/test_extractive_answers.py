@@ -289,6 +289,32 @@ def test_a_sentence_read_with_the_one_before_gets_a_citation_for_each() -> None:
     assert find_violations(answer, question, [probezeit], [], POLICY) == []
 
 
+def test_a_pointer_with_a_noun_reads_with_the_sentence_that_names_it() -> None:
+    """GG Art. 79: „Ein solches Gesetz" in (2) means the law of (1)'s first sentence, not the sentence right before."""
+    article = hit(
+        "GG Art79",
+        "(1) Das Grundgesetz kann nur durch ein Gesetz geändert werden, das den\nWortlaut des Grundgesetzes "
+        "ausdrücklich ändert oder ergänzt. Bei\nvölkerrechtlichen Verträgen genügt eine Ergänzung des Wortlautes "
+        "des\nGrundgesetzes.\n\n(2) Ein solches Gesetz bedarf der Zustimmung von zwei Dritteln der\nMitglieder "
+        "des Bundestages und zwei Dritteln der Stimmen des\nBundesrates.",
+    )
+    pointing = next(c for c in candidates([article]) if "Ein solches Gesetz" in c.text)
+    assert pointing.text == (
+        "Das Grundgesetz kann nur durch ein Gesetz geändert werden, das den Wortlaut des Grundgesetzes ausdrücklich "
+        "ändert oder ergänzt. Ein solches Gesetz bedarf der Zustimmung von zwei Dritteln der Mitglieder des "
+        "Bundestages und zwei Dritteln der Stimmen des Bundesrates."
+    )
+    assert {"grundgesetz", "andern"} <= pointing.terms
+
+
+def test_a_pointer_whose_noun_no_sentence_before_names_reads_with_the_one_right_before() -> None:
+    block = hit(
+        "x-1", "Anträge gehen an das Personalbüro. Es prüft sie binnen einer Woche. Diese Frist ist verbindlich."
+    )
+    pointing = next(c for c in candidates([block]) if "Diese Frist" in c.text)
+    assert pointing.text == "Es prüft sie binnen einer Woche. Diese Frist ist verbindlich."
+
+
 def test_a_follow_up_question_shows_the_other_cases_its_block_states() -> None:
     gleitzeit = hit(
         "lb-az-01",
