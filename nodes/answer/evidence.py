@@ -81,6 +81,12 @@ QUESTION_COMPLEMENTS: Final = frozenset(
     "lange lang oft häufig hoch viel viele vielen alt schnell früh spät weit".split()
 )
 _HOW_MANY: Final = frozenset({"viel", "viele", "vielen"})
+TIME_UNITS: Final = frozenset("tag woche monat quartal jahr".split())
+RELATIVE_TIMES: Final = frozenset(
+    """nächste nächsten nächstes kommende kommenden kommendes folgende folgenden übernächsten letzte letzten
+    letztes vorige vorigen voriges vergangene vergangenen vergangenes laufende laufenden laufendes diese diesen
+    dieses""".split()
+)
 # Lemmas too general to be what a question is about ("Welche Regeln gelten …"); "Firma" and "Chef" are how
 # askers name the other side, which the KB calls by its name or "Arbeitgeber".
 GENERIC_TERMS: Final = frozenset(
@@ -186,11 +192,14 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
         number = word[0].isdigit()
         # a sentence that opens with a verb and its subject („Hafte ich, wenn …", „Stimmt es, dass …"): no noun
         verb_first = opens and position + 1 < len(found) and found[position + 1].group(0) in _SUBJECTS
-        # a month („wenn ich im Oktober kündige") is when the asker's case happens, not what the question is about
+        # a month („wenn ich im Oktober kündige") or a time from now („ab dem nächsten Monat") is when the asker's case
+        # happens, not what the question is about
+        relative_time = terms[0] in TIME_UNITS and before_previous in RELATIVE_TIMES
         key = (
             (number or word[0].isupper() or word.isupper())
             and terms[0] not in GENERIC_TERMS
             and word.casefold() not in MONTHS
+            and not relative_time
             and not verb_first
         )
         if word.casefold() in QUESTION_OPENERS and not number:

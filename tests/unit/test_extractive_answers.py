@@ -786,6 +786,25 @@ def test_a_month_the_question_names_is_the_time_of_the_case_not_its_matter() -> 
     assert "kundigen" in condition.said_words  # the condition that answers it says what the asker did
 
 
+@pytest.mark.parametrize(
+    ("question", "word"), [("… wenn es ab dem nächsten Monat gelten soll?", "Monat"), ("… im letzten Jahr?", "Jahr")]
+)
+def test_a_time_counted_from_now_is_no_key_word(question: str, word: str) -> None:
+    assert not next(w for w in question_words(question) if w.word == word).key
+
+
+def test_a_time_counted_from_now_is_the_time_of_the_case_not_its_matter() -> None:
+    question = "Bis wann muss ich das Jobticket bestellen, wenn es ab dem nächsten Monat gelten soll?"
+    jobticket = hit(
+        "lb-jt-01", "Die Bestellung erfolgt über das Personalportal bis zum 10. des Vormonats.", title="Jobticket"
+    )
+    zuschuss = hit(
+        "lb-ent-04", "Der Nachweis ist bis zum 15. des Monats einzureichen, ab dem die Zahlung beginnen soll.", rank=2
+    )
+    coverage_of = {c.hit.entry_id: c.key_coverage for c in rank(question, candidates([jobticket, zuschuss]), None)}
+    assert coverage_of == {"lb-jt-01": 1.0, "lb-ent-04": 0.0}  # „des Monats" is no ticket
+
+
 def _covered(question: str, word: str, sentence: str) -> float:
     asked = next(w for w in question_words(question) if w.word == word)
     found = candidates([hit("x-1", sentence)])[0]
