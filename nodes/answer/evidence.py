@@ -390,9 +390,10 @@ def _pointed_to(body: str, earlier: Sequence[str | None]) -> str | None:
         return None
     meant = earlier[-1]
     noun = _POINTED_NOUN.match(body)
-    if noun is not None:
-        lemma = analyze(noun.group(1))[:1]
-        named = [s for s in reversed(earlier[-MAX_POINTER_REACH:]) if s and lemma and lemma[0] in _lemmas(s)]
+    lemma = analyze(noun.group(1))[:1] if noun is not None else []
+    # „In diesem Fall", „In diesem Jahr" mean the condition or time right before, not a sentence that says „Fall"
+    if lemma and lemma[0] not in GENERIC_TERMS | TIME_UNITS:
+        named = [s for s in reversed(earlier[-MAX_POINTER_REACH:]) if s and lemma[0] in _lemmas(s)]
         meant = named[0] if named else meant
     return meant if meant is not None and len(meant.split()) <= MAX_CONTEXT_WORDS else None
 

@@ -315,6 +315,19 @@ def test_a_pointer_whose_noun_no_sentence_before_names_reads_with_the_one_right_
     assert pointing.text == "Es prüft sie binnen einer Woche. Diese Frist ist verbindlich."
 
 
+@pytest.mark.parametrize("pointer", ["In diesem Fall", "In diesem Jahr"])
+def test_a_case_or_time_pointed_to_is_the_one_right_before(pointer: str) -> None:
+    """„In diesem Fall" means the condition just stated, not an earlier sentence that happens to say „Fall"."""
+    block = hit(
+        "BDSG 2018 §58",
+        "Im Fall von Beurteilungen und im Jahr der Erhebung betrifft die Frage nicht den Inhalt. Kann die "
+        "Richtigkeit nicht festgestellt werden, wird die Verarbeitung eingeschränkt. "
+        f"{pointer} ist die betroffene Person zu unterrichten.",
+    )
+    pointing = next(c for c in candidates([block]) if c.text.endswith("zu unterrichten."))
+    assert pointing.text.startswith("Kann die Richtigkeit nicht festgestellt werden")
+
+
 def test_a_follow_up_question_shows_the_other_cases_its_block_states() -> None:
     gleitzeit = hit(
         "lb-az-01",
