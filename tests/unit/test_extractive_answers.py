@@ -811,10 +811,10 @@ def test_a_time_counted_from_now_is_the_time_of_the_case_not_its_matter() -> Non
     jobticket = hit(
         "lb-jt-01", "Die Bestellung erfolgt über das Personalportal bis zum 10. des Vormonats.", title="Jobticket"
     )
-    zuschuss = hit(
+    nachweis = hit(
         "lb-ent-04", "Der Nachweis ist bis zum 15. des Monats einzureichen, ab dem die Zahlung beginnen soll.", rank=2
     )
-    coverage_of = {c.hit.entry_id: c.key_coverage for c in rank(question, candidates([jobticket, zuschuss]), None)}
+    coverage_of = {c.hit.entry_id: c.key_coverage for c in rank(question, candidates([jobticket, nachweis]), None)}
     assert coverage_of == {"lb-jt-01": 1.0, "lb-ent-04": 0.0}  # „des Monats" is no ticket
 
 
