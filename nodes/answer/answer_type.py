@@ -1,7 +1,8 @@
 """The kind of value a question asks for, read from its question word, and whether a sentence gives one.
 
 „Wie lange …" asks for a duration, „Wie alt …" for an age, „Wie oft …" for a frequency, „Wann …" for a time or
-a deadline, „Wie hoch …" for a sum (no head count), „Wie viel/viele …" for any amount. German statutes write many
+a deadline, „Wie hoch …" for a sum (no head count), „Wie viel/viele …" for any amount, „Welche Mehrheit …" for
+a majority (a share of the votes, unanimity, or the majority of the members). German statutes write many
 values as words („sechs Monaten", „vierzigste Lebensjahr", „fünfzigtausend Euro"), so number words count as
 numbers. References to other provisions (``§ 15 Abs. 2``, ``Nr. 3``) are no values.
 """
@@ -15,7 +16,7 @@ import regex
 from nodes.answer.premise import PEOPLE
 from stores.vector.analyzer import analyze
 
-AnswerType = Literal["age", "frequency", "duration", "deadline", "time", "sum", "amount"]
+AnswerType = Literal["age", "frequency", "duration", "deadline", "time", "sum", "majority", "amount"]
 
 # First match wins: "Wie viele Jahre" asks for a duration before it asks for an amount.
 _QUESTION_TYPES: Final[tuple[tuple[AnswerType, regex.Pattern[str]], ...]] = (
@@ -32,8 +33,11 @@ _QUESTION_TYPES: Final[tuple[tuple[AnswerType, regex.Pattern[str]], ...]] = (
     ("time", regex.compile(r"\bwann\b", regex.I)),  # a time, or the condition under which something holds
     # „Wie hoch …" asks for a sum (money, a share, a measure), „Wie viele …" for any count, of people too
     ("sum", regex.compile(r"\bwie hoch\b|\bwas kostet\b|\bwelche[nrs]? (?:höhe|summe|betrag)\b", regex.I)),
+    ("majority", regex.compile(r"\b(?:welche[nrs]?|mit welcher) (?:\p{L}+ )?(?:mehrheit|quorum)\b", regex.I)),
     ("amount", regex.compile(r"\bwie ?viel\w*|\bwelche[nrs]? anzahl\b", regex.I)),
 )
+# the noun a majority question asks with: the answer gives its measure („zwei Dritteln"), not the word
+MAJORITY_TERMS: Final = frozenset({"mehrheit", "quorum"})
 _NUMBER_PART: Final = (
     r"(?:ein|zwei|drei|dritt|vier|fünf|sechs|sieben|sieb|acht|neun|zehn|elf|zwölf|zwanzig|zig|dreißig|ßig|hundert|"
     r"tausend|und)"
@@ -57,6 +61,10 @@ _DATE: Final = regex.compile(
     r"|\bbis zu[mr]? (?:ende|ablauf|beginn|schluss)\b|\b(?:vor|nach) (?:ablauf|beginn|ende)\b"
     r"|\b\d{1,2}(?:[:.]\d{2})?\s?uhr\b"  # a clock time: „von 9:30 bis 14:30 Uhr"
     r"|\b\d{1,2}\.\s+(?:des|eines|jedes)\s+\p{L}*(?:monats|quartals|jahres)\b"  # „bis zum 15. des Monats"
+)
+_MAJORITY: Final = regex.compile(
+    r"(?i)\b(?:hälfte|\p{L}*(?:drittel|viertel|fünftel|sechstel|siebtel|achtel|zehntel)(?:n|s)?)\b|\beinstimmig"
+    r"|\bmehrheit (?:der|seiner|ihrer) (?:gesetzlichen |abgegebenen |anwesenden )?(?:mitglieder|stimmen)"
 )
 _CONDITION: Final = regex.compile(r"(?i)\b(?:wenn|sofern|soweit|falls|solange|sobald)\b")
 _AGE: Final = regex.compile(r"(?i)lebensjahr|\bjahre alt\b|\balter von\b|\bvolljährig|\bminderjährig")
@@ -117,5 +125,7 @@ def gives(answer_type: AnswerType, sentence: str) -> bool:
             return durations or bool(_DATE.search(sentence)) or bool(_CONDITION.search(sentence))
         case "age":
             return bool(_AGE.search(sentence))
+        case "majority":
+            return bool(_MAJORITY.search(sentence))
         case "frequency":
             return bool(_FREQUENCY.search(sentence))

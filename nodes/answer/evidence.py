@@ -18,7 +18,7 @@ from typing import Final
 import numpy as np
 import regex
 
-from nodes.answer.answer_type import expected_answer_type, gives, without_references
+from nodes.answer.answer_type import MAJORITY_TERMS, expected_answer_type, gives, without_references
 from nodes.answer.premise import MONTHS, Quantity, quantities
 from stores.kb.models import Hit
 from stores.text import goes_on_item, split_sentences
@@ -171,10 +171,12 @@ class Candidate:
 
 def question_words(question: str, *, with_units: bool = False) -> list[QuestionWord]:
     """The question's content words; stopwords, question openers and (unless ``with_units``) the units of its
-    values are left out — with a value written in words („fünf Jahre"); a value in digits stays key content."""
+    values are left out — with a value written in words („fünf Jahre"); a value in digits stays key content. So is
+    the noun of a majority question („Welche Mehrheit …"): the answer gives its measure („zwei Dritteln")."""
     words: list[QuestionWord] = []
     previous = before_previous = ""
     text = _PLACEHOLDER.sub(" ", question)
+    asked_nouns = MAJORITY_TERMS if expected_answer_type(question) == "majority" else frozenset()
     units = [] if with_units else _unit_spans(text)
     found = list(_WORD.finditer(text))
     for position, match in enumerate(found):
@@ -187,7 +189,7 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
             continue
         if not word[0].isdigit() and any(start <= match.start() < end for start, end in units):
             continue
-        if after_wie and word.casefold() in QUESTION_COMPLEMENTS:
+        if (after_wie and word.casefold() in QUESTION_COMPLEMENTS) or terms[0] in asked_nouns:
             continue
         number = word[0].isdigit()
         # a sentence that opens with a verb and its subject („Hafte ich, wenn …", „Stimmt es, dass …"): no noun

@@ -22,6 +22,8 @@ from nodes.answer.answer_type import expected_answer_type, gives, values
         ("Wie hoch ist das Weihnachtsgeld?", "sum"),
         ("In welcher Höhe wird das Weihnachtsgeld gezahlt?", "sum"),
         ("Wie viel kostet das Jobticket?", "amount"),
+        ("Welche Mehrheit braucht man, um das Grundgesetz zu ändern?", "majority"),
+        ("Mit welcher qualifizierten Mehrheit beschließt der Rat?", "majority"),
         ("Wer muss was beweisen?", None),
         ("Darf ich in meine Personalakte schauen?", None),
     ],
@@ -71,6 +73,12 @@ def test_number_words_are_values_and_references_are_not() -> None:
         ("amount", "Sie ist ausgeschlossen, wenn der Abgemahnte weniger als 100 Mitarbeiter beschäftigt.", True),
         ("sum", "Vertragsstrafen dürfen eine Höhe von 1 000 Euro nicht überschreiten.", True),
         ("sum", "Der Arbeitgeberzuschuss beträgt 20 %.", True),
+        ("majority", "Das Gesetz bedarf der Zustimmung von zwei Dritteln der Mitglieder.", True),
+        ("majority", "Die Hälfte der Mitglieder wird vom Bundestag gewählt.", True),
+        ("majority", "Gewählt ist, wer die Stimmen der Mehrheit der Mitglieder auf sich vereinigt.", True),
+        ("majority", "Der Beschluss ergeht einstimmig.", True),
+        # a majority that is not measured says no more than the question's own word
+        ("majority", "Stimmt eine Mehrheit der Änderung zu, so ist ein Bundesgesetz zu erlassen.", False),
     ],
 )
 def test_a_sentence_gives_a_value_of_the_kind(answer_type: str, sentence: str, expected: bool) -> None:

@@ -818,6 +818,27 @@ def test_a_time_counted_from_now_is_the_time_of_the_case_not_its_matter() -> Non
     assert coverage_of == {"lb-jt-01": 1.0, "lb-ent-04": 0.0}  # „des Monats" is no ticket
 
 
+def test_a_majority_question_is_answered_by_the_measure_of_the_majority() -> None:
+    question = "Welche Mehrheit braucht man, um das Grundgesetz zu ändern?"
+    assert "Mehrheit" not in {w.word for w in question_words(question)}  # the answer says „zwei Dritteln"
+    aenderung = hit(
+        "GG Art79",
+        "(1) Das Grundgesetz kann nur durch ein Gesetz geändert werden, das den Wortlaut des Grundgesetzes "
+        "ausdrücklich ändert oder ergänzt.\n\n(2) Ein solches Gesetz bedarf der Zustimmung von zwei Dritteln der "
+        "Mitglieder des Bundestages und zwei Dritteln der Stimmen des Bundesrates.",
+        title="Art 79",
+    )
+    neugliederung = hit(
+        "GG Art29",
+        "Stimmt eine Mehrheit einer vorgeschlagenen Änderung der Landeszugehörigkeit zu, so ist durch Bundesgesetz "
+        "innerhalb von zwei Jahren zu bestimmen, ob die Landeszugehörigkeit geändert wird.",
+        title="Art 29",
+        rank=2,
+    )
+    best = rank(question, candidates([neugliederung, aenderung]), None)[0]
+    assert best.hit.entry_id == "GG Art79" and "zwei Dritteln" in best.text and best.gives_type
+
+
 def _covered(question: str, word: str, sentence: str) -> float:
     asked = next(w for w in question_words(question) if w.word == word)
     found = candidates([hit("x-1", sentence)])[0]
