@@ -70,11 +70,11 @@ QUESTION_OPENERS: Final = frozenset(
     zählt zählen zahlt zahlen brauche braucht sollte soll sind ist wird werden welche welcher welches welchen
     warum wieso weshalb wie wann wo wer was ab bis laut""".split()
 )
-# Particles that carry a question's attitude, not its content ("Warum zahlt Nordlicht kein Urlaubsgeld?"), and
-# modal verbs, which statutes use everywhere ("darf", "muss").
+# Particles that carry a question's attitude, not its content ("Warum zahlt Nordlicht kein Urlaubsgeld?"), modal
+# verbs, which statutes use everywhere ("darf", "muss"), and "gelten", a verb as light ("Wann gilt … als …?").
 FILLER_WORDS: Final = frozenset(
     """kein keine keinen keinem keiner nicht nur noch schon immer genau eigentlich bitte mal denn etwa überhaupt
-    darf dürfen muss müssen kann können soll sollen sollte""".split()
+    darf dürfen muss müssen kann können soll sollen sollte gilt gelten""".split()
 )
 # "Wie lange/oft/hoch/alt …": the word after "wie" names the kind of value asked (``answer_type``), no content.
 QUESTION_COMPLEMENTS: Final = frozenset(

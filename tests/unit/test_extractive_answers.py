@@ -839,6 +839,26 @@ def test_a_majority_question_is_answered_by_the_measure_of_the_majority() -> Non
     assert best.hit.entry_id == "GG Art79" and "zwei Dritteln" in best.text and best.gives_type
 
 
+def test_gelten_is_a_light_verb_not_the_matter_of_the_question() -> None:
+    question = "Wann gilt ein Produkt rechtlich als fehlerhaft?"
+    assert "gilt" not in {w.word for w in question_words(question)}
+    haftung = hit(
+        "ProdHaftG §1",
+        "Im Falle der Sachbeschädigung gilt dies nur, wenn eine andere Sache als das fehlerhafte Produkt beschädigt "
+        "wird und diese andere Sache ihrer Art nach gewöhnlich für den privaten Ge- oder Verbrauch bestimmt und "
+        "hierzu von dem Geschädigten hauptsächlich verwendet worden ist.",
+        title="§ 1 Haftung",
+    )
+    fehler = hit(
+        "ProdHaftG §3",
+        "Ein Produkt hat einen Fehler, wenn es nicht die Sicherheit bietet, die unter Berücksichtigung aller Umstände, "
+        "insbesondere seiner Darbietung berechtigterweise erwartet werden kann.",
+        title="§ 3 Fehler",
+        rank=2,
+    )
+    assert rank(question, candidates([haftung, fehler]), None)[0].hit.entry_id == "ProdHaftG §3"
+
+
 def _covered(question: str, word: str, sentence: str) -> float:
     asked = next(w for w in question_words(question) if w.word == word)
     found = candidates([hit("x-1", sentence)])[0]
