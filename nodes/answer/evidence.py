@@ -49,6 +49,11 @@ MAX_POINTER_REACH: Final = 3  # sentences back
 # A question of several sentences („… an. Hafte ich, wenn …"): each opens like the first, a verb before its subject.
 _SENTENCE_END: Final = regex.compile(r"[.?!]")
 _SUBJECTS: Final = frozenset("ich er sie es man wir du ihr Sie".split())
+# … or before the article of its subject („Geht die Ausbildung schneller?"); „des" opens no subject
+_SUBJECT_ARTICLES: Final = frozenset(
+    """der die das dem den ein eine einen einem einer mein meine meinen meinem meiner unser unsere unseren unserem
+    unserer jeder jede jedes jeden""".split()
+)
 # „Welche Mehrheit braucht der Bundestag dafür?": a pronominal adverb that stands for a matter said elsewhere
 # („dafür stimmen" votes, „darüber hinaus" adds: neither points back).
 _POINTER: Final = regex.compile(
@@ -193,7 +198,7 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
             continue
         number = word[0].isdigit()
         # a sentence that opens with a verb and its subject („Hafte ich, wenn …", „Stimmt es, dass …"): no noun
-        verb_first = opens and position + 1 < len(found) and found[position + 1].group(0) in _SUBJECTS
+        verb_first = opens and _verb_before_subject(text, found, position)
         # a month („wenn ich im Oktober kündige") or a time from now („ab dem nächsten Monat") is when the asker's case
         # happens, not what the question is about
         relative_time = terms[0] in TIME_UNITS and before_previous in RELATIVE_TIMES
@@ -208,6 +213,14 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
             key = False
         words.append(QuestionWord(word, terms, key, number, asked))
     return list({w.terms[0]: w for w in words}.values())
+
+
+def _verb_before_subject(text: str, found: Sequence[regex.Match[str]], position: int) -> bool:
+    """The word at ``position`` stands right before a subject pronoun or a subject's article (no comma between)."""
+    if position + 1 >= len(found) or text[found[position].end() : found[position + 1].start()].strip():
+        return False
+    after = found[position + 1].group(0)
+    return after in _SUBJECTS or after.casefold() in _SUBJECT_ARTICLES and after[0].islower()
 
 
 def _unit_spans(text: str) -> list[tuple[int, int]]:

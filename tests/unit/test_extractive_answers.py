@@ -141,6 +141,11 @@ def test_a_sentence_that_opens_with_its_verb_does_not_make_the_verb_key_content(
     assert {w.word: w.key for w in question_words("Stimmt es, dass die Haftung gedeckelt ist?")} == {
         "Stimmt": False, "Haftung": True, "gedeckelt": False,
     }  # fmt: skip
+    # before the article of its subject too; a noun before a comma and a relative clause stays key content
+    assert {w.word: w.key for w in question_words("Geht die Ausbildung zum Physiotherapeuten schneller?")} == {
+        "Geht": False, "Ausbildung": True, "Physiotherapeuten": True, "schneller": False,
+    }  # fmt: skip
+    assert next(w for w in question_words("Beschäftigte, die in Teilzeit arbeiten, bekommen was?")).key
 
 
 def test_a_number_of_the_question_is_not_covered_by_a_provision_reference() -> None:
