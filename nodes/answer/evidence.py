@@ -35,9 +35,12 @@ _PART_BREAK: Final = regex.compile(
     r"|(?:,\s*|\s+)und\s+(?=(?!(?:wenn|falls|dass|weil|da|als|obwohl|sobald|nachdem|bevor|damit|zwar|so|auch|dann|nur"
     r"|noch|nicht)\b)(?-i:\p{Ll}+)\s+(?:er|sie|es|ich|man|wir|du|ihr)\b)"
 )
-# A sentence that opens by pointing back („In dieser Zeit …", „Er wird …", „Danach …") reads with the one before.
+# A sentence that opens by pointing back („In dieser Zeit …", „Er wird …", „Danach …", „Das lohnt sich …") reads with
+# the one before; „Das" before a verb, not as the article of an attribute („Das von den Behörden anzuwendende …").
+_PREPOSITIONS: Final = r"(?:an|auf|aus|bei|bis|durch|für|gegen|in|mit|nach|ohne|über|um|unter|von|vor|zu|zum|zur)"
 _POINTS_BACK: Final = regex.compile(
-    r"^(?:Er|Sie|Dies|Diese[mnrs]?|Danach|Dabei|Dafür|Hierfür|Hierbei|Davon|Daraus|Darüber hinaus|Ferner|Zudem|"
+    r"^(?:Er|Sie|Dies|Diese[mnrs]?|Das(?= (?!" + _PREPOSITIONS + r" )\p{Ll}+ \p{Ll})|Danach|Dabei|Dafür|Hierfür|"
+    r"Hierbei|Davon|Daraus|Darüber hinaus|Ferner|Zudem|"
     r"Eine?[mnrs]? solche[mnrs]?|(?:In|Bei|Nach|Während|Von|Mit|Für|Zu) diese[mnrs]? \p{L}+)\b"
 )
 # „Ein solches Gesetz …", „Diese Frist …": the pointer means the sentence that names the noun, even where another
@@ -404,6 +407,10 @@ def _pointed_to(body: str, earlier: Sequence[str | None]) -> str | None:
     if not _POINTS_BACK.match(body) or not earlier:
         return None
     meant = earlier[-1]
+    # a run of sentences that open alike („Das kann der Fall sein, wenn … Das kann der Fall sein, wenn …") all
+    # point to what the first of them points to
+    if meant is not None and meant.split()[0] == body.split()[0]:
+        return _pointed_to(meant, earlier[:-1])
     noun = _POINTED_NOUN.match(body)
     lemma = analyze(noun.group(1))[:1] if noun is not None else []
     # „In diesem Fall", „In diesem Jahr" mean the condition or time right before, not a sentence that says „Fall"

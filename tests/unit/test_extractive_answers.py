@@ -312,6 +312,43 @@ def test_a_pointer_with_a_noun_reads_with_the_sentence_that_names_it() -> None:
     assert {"grundgesetz", "andern"} <= pointing.terms
 
 
+def test_das_before_a_verb_points_back_and_das_before_an_attribute_does_not() -> None:
+    block = hit(
+        "wk-kfz-02",
+        "Statt der Ein-Prozent-Methode kann der Nutzungsanteil mit einem Fahrtenbuch nachgewiesen werden. Das lohnt "
+        "sich vor allem bei geringer privater Nutzung. Das von den Behörden anzuwendende Verfahren regelt ein Gesetz.",
+    )
+    texts = [c.text for c in candidates([block])]
+    assert texts[1].startswith("Statt der Ein-Prozent-Methode") and texts[1].endswith("geringer privater Nutzung.")
+    assert texts[2] == "Das von den Behörden anzuwendende Verfahren regelt ein Gesetz."
+
+
+def test_sentences_that_open_alike_point_to_what_the_first_of_them_points_to() -> None:
+    """AGG §20: each „Das kann … der Fall sein" means the rule of the first sentence, not the case before it."""
+    block = hit(
+        "AGG §20",
+        "Eine Verletzung ist nicht gegeben, wenn ein sachlicher Grund vorliegt. Das kann der Fall sein, wenn die "
+        "Behandlung der Vermeidung von Gefahren dient. Das kann der Fall sein, wenn sie dem Schutz der Intimsphäre "
+        "Rechnung trägt.",
+    )
+    rule = "Eine Verletzung ist nicht gegeben, wenn ein sachlicher Grund vorliegt."
+    assert [c.text.startswith(rule) for c in candidates([block])] == [True, True, True]
+    assert "Gefahren" not in candidates([block])[2].text
+    # list items under a pointing lead-in read with the sentence that names the noun, not with the item before
+    register = hit(
+        "BDSG §70",
+        "Der Verantwortliche hat ein Verzeichnis zu führen. Dieses Verzeichnis hat die folgenden Angaben zu "
+        "enthalten:\n\n1.  die Zwecke der Verarbeitung,\n\n2.  die Kategorien von Empfängern.",
+    )
+    items = [c.text for c in candidates([register]) if "Angaben" in c.text]
+    assert items == [
+        "Der Verantwortliche hat ein Verzeichnis zu führen. Dieses Verzeichnis hat die folgenden Angaben zu "
+        "enthalten: die Zwecke der Verarbeitung.",
+        "Der Verantwortliche hat ein Verzeichnis zu führen. Dieses Verzeichnis hat die folgenden Angaben zu "
+        "enthalten: die Kategorien von Empfängern.",
+    ]
+
+
 def test_a_pointer_whose_noun_no_sentence_before_names_reads_with_the_one_right_before() -> None:
     block = hit(
         "x-1", "Anträge gehen an das Personalbüro. Es prüft sie binnen einer Woche. Diese Frist ist verbindlich."
