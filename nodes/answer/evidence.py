@@ -278,7 +278,7 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
     given), 0.85 for a modifier and a head that together make it (``Urlaubstage`` ← ``Arbeitstage … Urlaub``),
     0.85 for a synonym of it or of its modifiers (``Gehalt`` ← ``Entgelt``), 0.6 for the lemma inside a longer
     compound, a word of the same stem (``wiedergewählt`` ← ``Wiederwahl``) or of a synonym's stem, 0.5 for the head
-    alone. A general head (``Reisekostenregeln``) needs only its modifier."""
+    alone. A general head (``Reisekostenregeln``) needs only its modifier, and alone it covers nothing."""
     lemma, *parts = word.terms
     if lemma in available:
         return 1.0 if lemmas is None or lemma in lemmas else FOUND_IN_COMPOUND
@@ -301,7 +301,8 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
         stem = SAME_STEM
     if len(lemma) < MIN_COMPOUND:
         return stem
-    heads = [t for t in available if len(t) >= MIN_PART and lemma.endswith(t)]
+    # a general head alone („Regelungen" for „Kleinunternehmerregelung", „Geld" for „Krankengeld") says nothing of it
+    heads = [t for t in available if len(t) >= MIN_PART and lemma.endswith(t) and t not in GENERIC_TERMS | SUFFIX_HEADS]
     if not heads:
         return stem
     modifiers = [t for t in available if len(t) >= MIN_PART and lemma.startswith(t) and t != lemma]

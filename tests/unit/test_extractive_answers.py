@@ -10,6 +10,7 @@ import pytest
 from nodes.answer.answerability import _choose, _gives_asked_value, _unique, assess_answerability, gate
 from nodes.answer.evidence import (
     COVERED,
+    HEAD_ONLY,
     SAME_STEM,
     SYNONYM,
     _said_otherwise,
@@ -905,6 +906,15 @@ def _covered(question: str, word: str, sentence: str) -> float:
     asked = next(w for w in question_words(question) if w.word == word)
     found = candidates([hit("x-1", sentence)])[0]
     return coverage(asked, found.terms, found.lemmas)
+
+
+def test_a_general_head_alone_covers_nothing_of_a_compound() -> None:
+    regelungen = "Der Anteil steht den Ländern vorbehaltlich der Regelungen nach Absatz 2 zu."
+    assert _covered("Ab welchem Umsatz gilt die Kleinunternehmerregelung?", "Kleinunternehmerregelung", regelungen) == 0
+    assert _covered("Wie hoch ist das Krankengeld?", "Krankengeld", "Das Geld wird monatlich gezahlt.") == 0
+    # a specific head still says half of it: a joint committee is a committee
+    ausschuss = "Der Gemeinsame Ausschuß besteht zu zwei Dritteln aus Abgeordneten."
+    assert _covered("Wer sitzt im Untersuchungsausschuss?", "Untersuchungsausschuss", ausschuss) == HEAD_ONLY
 
 
 def test_a_question_in_everyday_words_is_covered_by_the_kb_s_words() -> None:
