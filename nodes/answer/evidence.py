@@ -21,7 +21,7 @@ import regex
 from nodes.answer.answer_type import MAJORITY_TERMS, expected_answer_type, gives, without_references
 from nodes.answer.premise import MONTHS, Quantity, quantities
 from stores.kb.models import Hit
-from stores.text import goes_on_item, split_sentences
+from stores.text import closes_sentence, goes_on_item, split_sentences
 from stores.text.thesaurus import synonyms
 from stores.vector.analyzer import analyze
 from stores.vector.embedders import Embedder
@@ -71,7 +71,8 @@ _FOLD: Final = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
 # "§ 43", "Art. 54", "Artikel 54": a provision the question names; the block whose id or title ends with it ranks up.
 _PROVISION: Final = regex.compile(r"(?i)(§|\bArt(?:ikel)?\.?)\s*(\d+[a-z]?)\b")
 MAX_CONTEXT_WORDS: Final = 40  # a longer sentence before is left out: the answer would grow too long
-_WHOLE: Final = regex.compile(r"^[\p{Lu}\p{N}§„\"»(].*[.!?][\"“”»)]?$", regex.DOTALL)
+# a sentence, not a lead-in whose list is missing („… Folgendes enthalten:")
+_WHOLE: Final = regex.compile(r"^[\p{Lu}\p{N}§„\"»(].*(?<!:)[.!?][\"“”»)]?$", regex.DOTALL)
 # Capitalised words that open questions without being their content.
 QUESTION_OPENERS: Final = frozenset(
     """gibt gilt gelten muss müssen kann können darf dürfen habe hat haben bekomme bekommt bekommen steht stehen
@@ -452,6 +453,9 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
     opening = False  # the lead-in opens a sentence the items go on, unlike a heading
     items: list[tuple[int, str, bool]] = []  # the list's items, waiting for words that may close their sentence
     resumed: str | None = None  # the lead-in of an item that ended with a period, for the item's next sentence
+    levels: list[tuple[str | None, str]] = []  # the open lists, outermost first: their item kind and lead-in
+    parent = ""  # the last item, which opens a nested list if the next item is of another kind
+    listed = False  # the lead-in is an item itself
     end = 0
     sentences = split_sentences(text)
     inside = goes_on_item(text, sentences)
@@ -464,7 +468,9 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
         # a further sentence of an item is read on its own; where it ends as an item does („5. … (Lockangebote). Ist
         # die Bevorratung kürzer …, nachzuweisen;") the list goes on, and its lead-in with it
         if resumed and inside[sentence.index] and body[:1].isupper() and not body.endswith(":"):
-            if _ends_sentence(body):
+            yield from ((i, f"{item}.", o) for i, item, o in items)
+            items = []
+            if closes_sentence(body):
                 yield sentence.index, body, opens
             else:
                 lead_in, opening = resumed, True
@@ -473,10 +479,35 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
         resumed = None
         # an item of the list; one that starts with a noun („Fahrzeugen und …") ends without a period and follows
         # a lead-in that opens a sentence („Bei der Videoüberwachung von"), not a heading („Allgemeine Vorschriften")
-        item = sentence.is_list_item and not body.endswith((".", "!", "?")) and lead_in is not None and opening
+        item = sentence.is_list_item and lead_in is not None and opening
+        # an item that ends with a period ends the lead-in's sentence („28. Wirtschaftsakteur der Hersteller, …
+        # unterliegt."), unless items of whole sentences follow a line of their own („… gilt:", a table's bullet)
+        item = item and (not closes_sentence(body) or not (str(lead_in).endswith(":") or listed))
         if lead_in is not None and (item or body[:1].islower()):
             if sentence.is_item:
+                kind = sentence.list_kind
+                kinds = [k for k, _ in levels]
+                nested = bool(levels and items) and items[-1][0] == sentence.index - 1 and not closes_sentence(parent)
+                if kind in kinds[:-1] or (nested and kind not in kinds):
+                    # words that close a sentence after a nested list close only its items („3. wenn unwahre
+                    # Angaben" + „a) über …" + „gemacht werden."), so the items before are whole without them
+                    opener = items.pop() if kind not in kinds else None
+                    yield from ((i, f"{item}.", o) for i, item, o in items)
+                    items = []
+                    if opener is not None:
+                        # the item before opens a nested list („15. Hersteller … als Hersteller gilt auch jeder,
+                        # der" + „a) geschäftsmäßig …"): it is no unit of its own, but the lead-in of its items
+                        lead_in = f"{lead_in} {parent}"
+                        levels.append((kind, lead_in))
+                    else:  # an item of an outer list closes the lists nested in the item before
+                        del levels[kinds.index(kind) + 1 :]
+                        lead_in = levels[-1][1]
+                elif kind not in kinds:
+                    levels = [(kind, lead_in)]
+                parent = body
                 items.append((sentence.index, _continued(lead_in, body), opens))
+                if closes_sentence(body):  # its further sentences are its own; the list may go on after them
+                    resumed = lead_in
                 continue
             if items and body.endswith((".", "!", "?")):  # the sentence ends after its list
                 yield from ((i, f"{item} {body}", o) for i, item, o in items)
@@ -491,17 +522,13 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
         if sentence.is_list_item and lead_in is not None and opening:
             resumed = lead_in
         if body.endswith(":") or not body.endswith((".", "!", "?")):
-            lead_in = body  # "… in Bezug auf:" opens the items that follow
+            lead_in, levels, listed = body, [], sentence.is_list_item  # "… in Bezug auf:" opens the items that follow
             # a numbered paragraph is no heading: „(1) Wer eine der Berufsbezeichnungen" + „1. „Masseurin …""
             opening = _opens_sentence(body) or sentence.opens_paragraph
             continue
         lead_in = None
         yield sentence.index, body, opens
     yield from ((i, f"{item}.", o) for i, item, o in items)
-
-
-def _ends_sentence(body: str) -> bool:
-    return body.rstrip("\"“”»«'").endswith((".", "!", "?"))
 
 
 def _opens_sentence(lead_in: str) -> bool:

@@ -9,7 +9,15 @@ from datetime import date
 from typing import Any, Final
 
 from stores.kb.models import KBEntry
-from stores.text import TEXT_ENGINE_VERSION, Sentence, goes_on_item, pack_sentences, split_sentences, unwrap
+from stores.text import (
+    TEXT_ENGINE_VERSION,
+    Sentence,
+    goes_on_item,
+    list_parents,
+    pack_sentences,
+    split_sentences,
+    unwrap,
+)
 from stores.vector.index import IndexPoint
 
 KB_ID: Final = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
@@ -75,7 +83,9 @@ def _with_lead_in(text: str, sentences: list[Sentence], start: int, end: int) ->
     )
     if lead_in is None or lead_in.clean.endswith((".", "!", "?")):
         return Chunk(chunk)
-    prefix = f"{lead_in.text}\n\n"
+    # an item of a nested list reads with the items it is nested in („15. … jeder, der" for „b) …")
+    parents = [p.text for p in list_parents(text, sentences, opening.index) if p.start > lead_in.start]
+    prefix = "".join(f"{part}\n\n" for part in (lead_in.text, *parents))
     return Chunk(prefix + chunk, len(prefix))
 
 

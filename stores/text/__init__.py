@@ -3,8 +3,10 @@
 from stores.text.sentences import (
     TEXT_ENGINE_VERSION,
     Sentence,
+    closes_sentence,
     count_words,
     goes_on_item,
+    list_parents,
     pack_sentences,
     sentence_at,
     sentence_texts,
@@ -15,8 +17,10 @@ from stores.text.sentences import (
 __all__ = [
     "TEXT_ENGINE_VERSION",
     "Sentence",
+    "closes_sentence",
     "count_words",
     "goes_on_item",
+    "list_parents",
     "pack_sentences",
     "sentence_at",
     "sentence_texts",

@@ -34,12 +34,15 @@ _PREVIOUS_WORD: Final = re.compile(r"(\w+|§)\.?\s*\d+$")
 # a number with thousands grouped („2.000", „500 000") and the word before it
 _GROUPED_NUMBER: Final = re.compile(r"(?:^|(\w+)[^\w\s]*\s+|\s)\d{1,3}(?:[.\u00a0\u202f ]\d{3})+$")
 _NEWLINE: Final = re.compile(r"[ \t]*\n[ \t\n]*")
-LIST_MARKER: Final = re.compile(r"[ \t]*(?:[-*•–][ \t]+|\(\d{1,3}[a-z]?\)[ \t]*|\d{1,3}[.)][ \t]+|[a-z]{1,2}\)[ \t]+)")
+LIST_MARKER: Final = re.compile(
+    r"[ \t]*(?:[-*•–][ \t]+|\(\d{1,3}[a-z]?\)[ \t]*|\d{1,3}[a-z]?[.)][ \t]+|[a-z]{1,3}\)[ \t]+)"  # „9a.", „aaa)" too
+)
 _HYPHEN_WRAP: Final = re.compile(r"(?<=\w-)[ \t]*\n\s*(?=[A-ZÄÖÜ])")  # "Plattform-\nAnbieter" is one word
 _PARAGRAPH_NUMBER: Final = re.compile(r"[ \t]*\((\d{1,3}[a-z]?)\)")
+_LETTERED_NUMBER: Final = re.compile(r"\d{1,3}[a-z]")
 _NUMBERED: Final = re.compile(r"[ \t]*(\d{1,3})[.)][ \t]")
 _BLOCK_LINE: Final = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\||>)")
-TEXT_ENGINE_VERSION: Final = "de-5"  # part of the KB content hash: new boundaries or chunks re-chunk entries
+TEXT_ENGINE_VERSION: Final = "de-6"  # part of the KB content hash: new boundaries or chunks re-chunk entries
 SHORT_LINE: Final = 40  # a line this short that ends without punctuation is a title, not a wrapped line
 LOOKBEHIND_CHARS: Final = 40  # enough for the word before a period; searching from 0 would be quadratic
 _MAX_ORDINAL_DIGITS: Final = 3
@@ -91,6 +94,18 @@ class Sentence:
         return self.is_item and not self.opens_paragraph
 
     @property
+    def list_kind(self) -> str | None:
+        """The kind of list the item belongs to: „-" (bullets), „1" („1.", „1)"), „a" („a)"), „aa" („aa)") or „aaa";
+        None for no list item. Statutes nest them in that order („15. … jeder, der" + „a) …")."""
+        marker = LIST_MARKER.match(self.text)
+        if marker is None or self.opens_paragraph:
+            return None
+        sign = marker.group().strip()
+        if sign[0].isdigit():
+            return "1"
+        return "a" * (len(sign) - 1) if sign[0].isalpha() else "-"
+
+    @property
     def words(self) -> list[str]:
         return _WORD.findall(self.text)
 
@@ -131,6 +146,33 @@ def goes_on_item(text: str, sentences: Sequence[Sentence]) -> list[bool]:
             marks.append(inside)
         end = sentence.end
     return marks
+
+
+def list_parents(text: str, sentences: Sequence[Sentence], index: int) -> list[Sentence]:
+    """The items that the list item at ``index`` is nested in, outermost first: „15. … als Hersteller gilt auch
+    jeder, der" for its „a) …". An item of another kind right after an item that does not end its sentence opens a
+    nested list; an item of a kind already open closes the lists nested since."""
+    levels: list[tuple[str | None, Sentence | None]] = []
+    inside = goes_on_item(text, sentences)
+    for sentence in sentences[: index + 1]:
+        if not sentence.is_list_item:
+            if not inside[sentence.index]:
+                levels = []
+            continue
+        kinds = [kind for kind, _ in levels]
+        previous = sentences[sentence.index - 1] if sentence.index else None
+        if sentence.list_kind in kinds:
+            del levels[kinds.index(sentence.list_kind) + 1 :]
+        elif levels and previous is not None and previous.is_list_item and not closes_sentence(previous.body):
+            levels.append((sentence.list_kind, previous))
+        else:
+            levels = [(sentence.list_kind, None)]
+    return [parent for _, parent in levels if parent is not None]
+
+
+def closes_sentence(body: str) -> bool:
+    """The sentence (or item) ends with a terminator, also inside closing quotes."""
+    return body.rstrip("\"“”»«'").endswith((".", "!", "?"))
 
 
 def sentence_texts(text: str) -> list[str]:
@@ -232,6 +274,8 @@ def _ends_sentence(text: str, start: int, end: int) -> bool:
         return text[last.start(1) - 1 : last.start(1)] == "/"  # "km/h." is a unit; "S." or "z. B." are not ends
     if token in ABBREVIATIONS:
         return False
+    if _LETTERED_NUMBER.fullmatch(token) and not text[text.rfind("\n", 0, last.start(1)) + 1 : last.start(1)].strip():
+        return False  # the marker of an inserted item („9a. Inverkehrbringen …") at the start of its line
     if token.isdigit() and len(token) <= _MAX_ORDINAL_DIGITS:
         grouped = _GROUPED_NUMBER.search(text, max(0, token_end - LOOKBEHIND_CHARS), token_end)
         if grouped is not None:  # „bei 2.000. Überreste …" ends; „der 1.000. Besucher" is an ordinal

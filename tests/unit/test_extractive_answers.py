@@ -1145,6 +1145,60 @@ def test_a_numbered_paragraph_that_ends_in_a_noun_still_leads_into_its_items() -
     ]
 
 
+NESTED_LISTS = (
+    "Eine Irreführung liegt insbesondere dann vor,\n\n"
+    "1.  wenn Arzneimitteln eine Wirksamkeit beigelegt wird, die sie nicht haben,\n\n"
+    "2.  wenn fälschlich der Eindruck erweckt wird, daß\n\n"
+    "    a)  ein Erfolg mit Sicherheit erwartet werden kann,\n\n"
+    "    b)  keine schädlichen Wirkungen eintreten,\n\n"
+    "3.  wenn unwahre Angaben\n\n"
+    "    a)  über die Zusammensetzung von Arzneimitteln oder\n\n"
+    "    b)  über die Person des Herstellers\n\n"
+    "    gemacht werden.\n\n"
+    "(2) Im Sinne dieses Gesetzes ist\n\n"
+    "15. Hersteller jede Person, die ein Produkt herstellt; als Hersteller gilt auch jeder, der\n\n"
+    "    a)  seinen Namen an einem Produkt anbringt oder\n\n"
+    "    b)  ein Produkt wiederaufarbeitet,\n\n"
+    "16. Händler jede Person, die ein Produkt bereitstellt,\n\n"
+    "17. notifizierte Stelle eine Konformitätsbewertungsstelle,\n\n"
+    "    a)  die nach Absatz 1 benannt ist, weil sie\n\n"
+    "        aa) geprüft wurde,\n\n"
+    "9a. Inverkehrbringen die erstmalige Bereitstellung."
+)
+
+
+def test_an_item_of_a_nested_list_reads_with_the_item_it_is_nested_in() -> None:
+    """Statutes nest lists („15. … jeder, der" + „a) …", „aa)"): a sub-item reads with the list's lead-in and the item
+    it is nested in, which is no sentence of its own; words that close a sentence after a nested list close only the
+    items of that list; „9a." is an item like „9."."""
+    assert [c.text for c in candidates([hit("HeilMWerbG §3", NESTED_LISTS)])] == [
+        "Eine Irreführung liegt insbesondere dann vor, wenn Arzneimitteln eine Wirksamkeit beigelegt wird, die sie "
+        "nicht haben.",
+        "Eine Irreführung liegt insbesondere dann vor, wenn fälschlich der Eindruck erweckt wird, daß ein Erfolg mit "
+        "Sicherheit erwartet werden kann.",
+        "Eine Irreführung liegt insbesondere dann vor, wenn fälschlich der Eindruck erweckt wird, daß keine "
+        "schädlichen Wirkungen eintreten.",
+        "Eine Irreführung liegt insbesondere dann vor, wenn unwahre Angaben über die Zusammensetzung von "
+        "Arzneimitteln gemacht werden.",
+        "Eine Irreführung liegt insbesondere dann vor, wenn unwahre Angaben über die Person des Herstellers gemacht "
+        "werden.",
+        "Im Sinne dieses Gesetzes ist Hersteller jede Person, die ein Produkt herstellt; als Hersteller gilt auch "
+        "jeder, der seinen Namen an einem Produkt anbringt.",
+        "Im Sinne dieses Gesetzes ist Hersteller jede Person, die ein Produkt herstellt; als Hersteller gilt auch "
+        "jeder, der ein Produkt wiederaufarbeitet.",
+        "Im Sinne dieses Gesetzes ist Händler jede Person, die ein Produkt bereitstellt.",
+        "Im Sinne dieses Gesetzes ist notifizierte Stelle eine Konformitätsbewertungsstelle, die nach Absatz 1 "
+        "benannt ist, weil sie geprüft wurde.",
+        "Im Sinne dieses Gesetzes ist Inverkehrbringen die erstmalige Bereitstellung.",
+    ]
+
+
+def test_a_lead_in_whose_list_is_missing_is_no_sentence() -> None:
+    """A chunk can end on a lead-in whose items stand in the next one: „… dar:" is no sentence to answer with."""
+    text = "Der Diensteanbieter stellt bereit. Die folgenden Angaben stellen keine Kommunikation dar:"
+    assert [c.text for c in candidates([hit("TMG §2", text)])] == ["Der Diensteanbieter stellt bereit."]
+
+
 def test_the_margins_of_a_multi_part_question_are_measured_per_part() -> None:
     verjaehrung = hit("ProdHaftG §12", "Der Anspruch verjährt in drei Jahren ab Kenntnis des Schadens.")
     erloeschen = hit("ProdHaftG §13", "Der Anspruch erlischt zehn Jahre nach dem Inverkehrbringen.", rank=2)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stores.kb.layout import chunk_text
-from stores.text import pack_sentences, sentence_texts, split_sentences, unwrap
+from stores.text import list_parents, pack_sentences, sentence_texts, split_sentences, unwrap
 
 WRAPPED_STATUTE = """(1) Benachteiligungen aus einem in § 1 genannten Grund sind nach
 Maßgabe dieses Gesetzes unzulässig in Bezug auf:
@@ -161,6 +161,43 @@ def test_a_chunk_that_opens_inside_a_list_repeats_the_list_s_lead_in() -> None:
     assert items.text[: items.repeated] == f"{lead_in.text}\n\n"
     assert items.text[items.repeated :].startswith("1.  die Bedingungen")
     assert closing.repeated == 0  # a paragraph, no list item
+
+
+NESTED_STATUTE = (
+    "Im Sinne dieses Gesetzes bedeutet\n\n"
+    "15. Hersteller jede Person, die ein Produkt herstellt; als Hersteller gilt auch jeder, der\n\n"
+    "    a)  seinen Namen, seine Handelsmarke oder ein anderes Kennzeichen an einem Produkt anbringt und\n"
+    "        sich dadurch als Hersteller ausgibt oder\n\n"
+    "    b)  ein Produkt wiederaufarbeitet, wenn er\n\n"
+    "        aa) es auf dem Markt bereitstellt oder\n\n"
+    "        bbb) es ausstellt,\n\n"
+    "15a. Händler jede Person, die ein Produkt bereitstellt."
+)
+
+
+def test_nested_list_items_know_their_kind_and_the_items_they_are_nested_in() -> None:
+    sentences = split_sentences(NESTED_STATUTE)
+    assert [s.list_kind for s in sentences] == [None, "1", "a", "a", "aa", "aaa", "1"]
+    assert sentences[-1].body == "Händler jede Person, die ein Produkt bereitstellt."  # „15a." is no sentence end
+    assert [[p.index for p in list_parents(NESTED_STATUTE, sentences, s.index)] for s in sentences] == [
+        [],
+        [],
+        [1],
+        [1],
+        [1, 3],
+        [1, 3, 4],
+        [],
+    ]
+
+
+def test_a_chunk_that_opens_inside_a_nested_list_repeats_the_item_it_is_nested_in() -> None:
+    """„b)" read with only „Im Sinne dieses Gesetzes bedeutet" would say „bedeutet ein Produkt wiederaufarbeitet"."""
+    first, second = chunk_text(NESTED_STATUTE, 300)[:2]
+    assert "a)  seinen Namen" in first.text and second.text[second.repeated :].startswith("b)  ein Produkt")
+    assert second.text[: second.repeated] == (
+        "Im Sinne dieses Gesetzes bedeutet\n\n"
+        "15. Hersteller jede Person, die ein Produkt herstellt; als Hersteller gilt auch jeder, der\n\n"
+    )
 
 
 _PIECES = st.sampled_from(
