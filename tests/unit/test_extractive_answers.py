@@ -111,6 +111,10 @@ def test_a_further_sentence_of_an_item_is_no_lead_in_for_the_items_after_it() ->
         texts
     )
     assert not any("nachzuweisen;" in t for t in texts)
+    # the item's first sentence ends the lead-in's sentence, and comes before the item's next sentence
+    lockangebote = "Unzulässige geschäftliche Handlungen sind Lockangebote zu einem bestimmten Preis ohne Aufklärung "
+    lockangebote += "über den Vorrat."
+    assert texts.index(lockangebote) < texts.index(next(t for t in texts if t.startswith("Ist die Bevorratung")))
 
 
 def test_an_oath_that_goes_on_after_its_first_sentence_is_read_whole() -> None:
@@ -1190,6 +1194,17 @@ def test_an_item_of_a_nested_list_reads_with_the_item_it_is_nested_in() -> None:
         "Im Sinne dieses Gesetzes ist notifizierte Stelle eine Konformitätsbewertungsstelle, die nach Absatz 1 "
         "benannt ist, weil sie geprüft wurde.",
         "Im Sinne dieses Gesetzes ist Inverkehrbringen die erstmalige Bereitstellung.",
+    ]
+
+
+def test_an_item_of_whole_sentences_under_an_item_reads_on_its_own() -> None:
+    """A table flattened into bullets: the bullet before is no lead-in whose sentence a whole-sentence bullet ends."""
+    text = (
+        "*   Diagnostikdosimeter, sofern sie nicht dem Eichgesetz unterliegen\n\n"
+        "*   Abweichend davon unterliegen Therapiedosimeter keiner Kontrolle."
+    )
+    assert [c.text for c in candidates([hit("MPBetreibV Anlage2", text)])] == [
+        "Abweichend davon unterliegen Therapiedosimeter keiner Kontrolle."
     ]
 
 
