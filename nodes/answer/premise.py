@@ -67,6 +67,16 @@ _MAX_AGE: Final = 130
 SAME_ORDER: Final = 10
 SAME_LENGTH: Final = 0.1  # durations in different units agree within this share ("vier Wochen" ≈ "einem Monat")
 _LEAD: Final = regex.compile(rf"{VALUE_LEAD}$", regex.IGNORECASE)
+# a bound right before a value („mehr als einem Monat", „bis zu 150 €"), and a condition the question's value is
+# the case of („wenn ich zwei Monate …", „falls ich 4 Tage …")
+_BOUND: Final = regex.compile(
+    r"\b(mehr als|länger als|über|mindestens|ab|weniger als|kürzer als|unter|bis zu|höchstens)\s+"
+    r"(?:(?:der|die|das|den|dem|des)\s+)?$",
+    regex.IGNORECASE,
+)
+_LOWER_BOUNDS: Final = frozenset({"mehr als", "länger als", "über", "mindestens", "ab"})
+_INCLUSIVE_BOUNDS: Final = frozenset({"mindestens", "ab", "bis zu", "höchstens"})
+_CONDITION: Final = regex.compile(r"\b(?:wenn|falls|sofern|solange)\b[^,;?]*$", regex.IGNORECASE)
 _ORDINAL: Final = regex.compile(r"^(?:\d+\.|\p{L}+te[nmrs]?)\s")
 # "Laut Wissensbasis nicht 25 Urlaubstage, sondern …": the premise part a correction negates.
 CORRECTION: Final = regex.compile(r"^\s*Laut Wissensbasis nicht .+?, sondern\s+")
@@ -330,6 +340,22 @@ def _span(text: str, first: _Token, last: _Token) -> str:
     return text[first.start : last.end]
 
 
+def bound_case(question: str, asked: Quantity, sentence: str, stated: Quantity) -> bool | None:
+    """Whether the sentence's bound holds the question's value, where that value is the case a condition of the
+    question names („wenn ich zwei Monate unbezahlten Urlaub nehme" under „von mehr als einem Monat"); None where it
+    is no such case. A case is no premise, inside the bound or not; „ab 25 Beschäftigten" or „ist 100 €" claim the
+    value itself."""
+    at, bound = question.find(asked.text), _BOUND.search(sentence[: max(0, sentence.find(stated.text))])
+    if at < 0 or bound is None or _LEAD.search(question[:at]).group(0).strip() or not _CONDITION.search(question[:at]):
+        return None
+    a, b = _value(asked), _value(stated)
+    if a is None or b is None or not asked.comparable(stated):
+        return None
+    word = bound.group(1).casefold()
+    inclusive = word in _INCLUSIVE_BOUNDS
+    return (a > b or (inclusive and a == b)) if word in _LOWER_BOUNDS else (a < b or (inclusive and a == b))
+
+
 def first_premise_conflict(
     question: str, sentences: Sequence[str], *, close: int | None = None
 ) -> tuple[int, PremiseConflict] | None:
@@ -347,7 +373,8 @@ def first_premise_conflict(
         a
         for a in asked
         if not any(
-            a.agrees(q) and (close is None or index < close or q.noun == a.noun)
+            (a.agrees(q) or bound_case(question, a, sentences[index], q) is True)
+            and (close is None or index < close or q.noun == a.noun)
             for index, found in enumerate(stated)
             for q in found
         )
@@ -361,6 +388,7 @@ def first_premise_conflict(
                 for q in found
                 if premise.comparable(q)
                 and not any(a.agrees(q) for a in asked)
+                and bound_case(question, premise, sentences[index], q) is None
                 and (close is None or index < close or q.noun == premise.noun)
             ]
             if others:

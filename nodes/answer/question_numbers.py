@@ -7,10 +7,15 @@ no § references).
 
 from __future__ import annotations
 
-from nodes.answer.premise import quantities
+from nodes.answer.premise import bound_case, quantities
 
 
 def values_stated(question: str, sentence: str) -> bool:
-    """Every number the question names stands in the sentence too (true when it names none)."""
-    stated = frozenset().union(*(q.forms for q in quantities(sentence)))
-    return all(q.forms & stated for q in quantities(question))
+    """Every number the question names stands in the sentence too, or is a case of a bound it states (true when
+    the question names none)."""
+    found = quantities(sentence)
+    stated = frozenset().union(*(q.forms for q in found))
+    return all(
+        a.forms & stated or any(bound_case(question, a, sentence, q) is True for q in found)
+        for a in quantities(question)
+    )

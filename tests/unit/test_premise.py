@@ -180,6 +180,27 @@ def test_no_premise_where_the_sentence_agrees_or_says_nothing_of_that_kind(quest
     assert premise_conflict(question, sentence) is None
 
 
+@pytest.mark.parametrize(
+    ("question", "sentence", "corrected"),
+    [
+        # the case a condition of the question names, inside the bound or not: no premise
+        ("Bin ich noch versichert, wenn ich zwei Monate unbezahlten Urlaub nehme?",
+         "Während eines unbezahlten Urlaubs von mehr als einem Monat endet die Mitgliedschaft.", False),
+        ("Brauche ich ein Attest, wenn ich einen Tag krank bin?",
+         "Dauert die Arbeitsunfähigkeit länger als drei Kalendertage, ist eine Bescheinigung vorzulegen.", False),
+        ("Bekomme ich den Zuschuss, falls die Kita 120 € kostet?", "Gezahlt werden bis zu 150 € monatlich.", False),
+        # a bound the question states, a value it claims, or a case against a plain value: a premise
+        ("Muss ich ab 25 Beschäftigten einen Beauftragten benennen?",
+         "Sie benennen einen Beauftragten, soweit sie mindestens 20 Personen beschäftigen.", True),
+        ("Der Kita-Zuschuss ist 100 € im Monat, richtig?", "Gezahlt werden bis zu 150 € monatlich.", True),
+        ("Bekomme ich Sonderurlaub, wenn ich 3 Tage für meine Hochzeit brauche?", "Eheschließung: 2 Tage.", True),
+    ],
+)  # fmt: skip
+def test_a_case_of_a_bound_is_no_premise(question: str, sentence: str, corrected: bool) -> None:
+    """„Laut Wissensbasis nicht zwei Monate, sondern mehr als einem Monat" would contradict what the KB confirms."""
+    assert (premise_conflict(question, sentence) is not None) == corrected
+
+
 def test_of_two_values_alike_the_one_beside_the_question_s_matter_corrects() -> None:
     sentence = (
         "Daneben ist eine Freistellung von bis zu sechs Monaten (Pflegezeit) oder eine Reduzierung auf mindestens "

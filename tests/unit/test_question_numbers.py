@@ -14,3 +14,11 @@ def test_a_sentence_states_the_numbers_the_question_names_in_any_notation() -> N
 def test_a_sentence_that_neither_repeats_nor_corrects_a_named_number_does_not_state_it() -> None:
     assert not values_stated("Ist das Weihnachtsgeld nur 40 %?", "Das Weihnachtsgeld beträgt 55 % eines Gehalts.")
     assert not values_stated("Gilt das ab 50 Mitarbeitern?", "Öffentliche Stellen benennen eine Beauftragte.")
+
+
+def test_a_sentence_whose_bound_holds_the_question_s_case_states_it() -> None:
+    question = "Bin ich noch versichert, wenn ich zwei Monate unbezahlten Urlaub nehme?"
+    assert values_stated(question, "Bei unbezahltem Urlaub von mehr als einem Monat endet die Mitgliedschaft.")
+    assert not values_stated(question, "Bei unbezahltem Urlaub von mehr als drei Monaten endet die Mitgliedschaft.")
+    # a value the question claims is stated only as itself
+    assert not values_stated("Gibt es ab 25 Beschäftigten einen Beauftragten?", "Ab mindestens 20 Personen.")
