@@ -479,10 +479,11 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
         resumed = None
         # an item of the list; one that starts with a noun („Fahrzeugen und …") ends without a period and follows
         # a lead-in that opens a sentence („Bei der Videoüberwachung von"), not a heading („Allgemeine Vorschriften")
-        item = sentence.is_list_item and lead_in is not None and opening
         # an item that ends with a period ends the lead-in's sentence („28. Wirtschaftsakteur der Hersteller, …
         # unterliegt."), unless items of whole sentences follow a line of their own („… gilt:", a table's bullet)
-        item = item and (not closes_sentence(body) or not (str(lead_in).endswith(":") or listed))
+        sentences_follow = lead_in is not None and (lead_in.endswith(":") or listed)
+        item = sentence.is_list_item and lead_in is not None and opening
+        item = item and not (closes_sentence(body) and sentences_follow)
         if lead_in is not None and (item or body[:1].islower()):
             if sentence.is_item:
                 kind = sentence.list_kind
