@@ -13,6 +13,7 @@ from nodes.answer.evidence import (
     HEAD_ONLY,
     SAME_STEM,
     SYNONYM,
+    _readable_units,
     _said_otherwise,
     candidates,
     coverage,
@@ -31,6 +32,7 @@ from nodes.shared.citations import cited_ids
 from nodes.shared.strictness import DEFAULT_REFUSAL_MESSAGE, get_strictness_config
 from nodes.shared.voice import KB_REFUSAL
 from stores.kb.models import Hit
+from stores.text import list_parents, split_sentences
 from stores.text.thesaurus import synonyms
 
 
@@ -1195,6 +1197,19 @@ def test_an_item_of_a_nested_list_reads_with_the_item_it_is_nested_in() -> None:
         "benannt ist, weil sie geprüft wurde.",
         "Im Sinne dieses Gesetzes ist Inverkehrbringen die erstmalige Bereitstellung.",
     ]
+
+
+def test_the_answer_s_units_nest_items_as_the_chunker_does() -> None:
+    """The nesting rule lives twice, as a lookup for chunk lead-ins (``list_parents``) and streaming in the answer's
+    units: each sub-item's unit must hold the bodies of the items the chunker says it is nested in."""
+    units = dict((index, body) for index, body, _ in _readable_units(NESTED_LISTS))
+    sentences = split_sentences(NESTED_LISTS)
+    # an item that opens a nested list is no unit of its own (17's „a)" opens „aa)")
+    nested = [s for s in sentences if s.index in units and list_parents(NESTED_LISTS, sentences, s.index)]
+    assert len(nested) == 7  # 2 a)–b), 3 a)–b), 15 a)–b) and the aa) under 17 a)
+    for sentence in nested:
+        parents = [p.body.rstrip(",") for p in list_parents(NESTED_LISTS, sentences, sentence.index)]
+        assert all(parent in units[sentence.index] for parent in parents), units[sentence.index]
 
 
 def test_an_item_of_whole_sentences_under_an_item_reads_on_its_own() -> None:
