@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 import regex
+import simplemma
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, ValidationError
@@ -19,10 +20,11 @@ from nodes.shared.llm import ProviderError, provider_errors
 
 log = logging.getLogger(__name__)
 
-_SURVEY = regex.compile(
-    r"(?i)\b(?:überblick|übersicht|alle\b|sämtliche|welche\s+\w+\s+gibt\s+es|welche\s+arten|"
-    r"welche\s+(?:\w+\s+){0,3}(?:gibt|existieren)|arten\s+von|liste\b)"
-)
+_SURVEY = regex.compile(r"(?i)\b(?:überblick|übersicht|alle\b|sämtliche|welche\s+arten|arten\s+von|liste\b)")
+# „Welche Strafen gibt es …" asks for a list, „Welche Strafe gibt es …" for one fact: the noun's number decides.
+_WHICH_EXIST = regex.compile(r"(?i)\bwelche\s+((?:\w+\s+){1,3}?)(?:gibt|existieren)\b")
+# Nouns whose lemma ends like this may be plurals already (Mittel, Fehler, Kosten): read as a list.
+_ZERO_PLURAL_ENDING = regex.compile(r"(?:el|er|en)$")
 _DECISION = regex.compile(
     r"(?i)\b(?:lohnt\s+sich|besser|günstig(?:er|ste\w*)|optimal\w*|vorteilhaft\w*|"
     r"(?:soll|sollte)\s+ich|vergleich\w*|unterschied\w*|entweder)\b"
@@ -40,12 +42,25 @@ class QueryPlan(BaseModel):
 
 def classify_question(question: str) -> tuple[bool, QuestionType]:
     """(needs the LLM planner, heuristic question type)."""
-    if _SURVEY.search(question):
+    if _SURVEY.search(question) or _asks_which_exist(question):
         return True, "survey"
     if _DECISION.search(question):
         return True, "decision"
     multi_part = question.count("?") > 1 or len(_QUESTION_WORD.findall(question)) > 1
     return multi_part or len(question.split()) > LONG_QUESTION_WORDS, "specific"
+
+
+def _asks_which_exist(question: str) -> bool:
+    """„Welche <Nomen> gibt es/existieren …" with a plural noun (or one that may be plural)."""
+    found = _WHICH_EXIST.search(question)
+    if found is None:
+        return False
+    if found.group(0).lower().endswith("existieren"):
+        return True
+    words = found.group(1).split()
+    noun = next((w for w in words if w[0].isupper()), words[-1])
+    noun = noun[0].upper() + noun[1:]  # as a noun even where the user writes in lower case
+    return simplemma.lemmatize(noun, lang="de") != noun or _ZERO_PLURAL_ENDING.search(noun) is not None
 
 
 def plan_queries(state: AnswerState, runtime: Runtime[AnswerContext], *, services: AnswerServices) -> dict[str, Any]:
