@@ -19,9 +19,9 @@ import numpy as np
 import regex
 
 from nodes.answer.answer_type import MAJORITY_TERMS, expected_answer_type, gives, without_references
-from nodes.answer.premise import MONTHS, Quantity, quantities
+from nodes.answer.premise import MONTHS, Quantity, quantities, repeats, says_repeatedly
 from stores.kb.models import Hit
-from stores.text import closes_sentence, goes_on_item, split_sentences
+from stores.text import closes_sentence, goes_on_item, list_depth, split_sentences
 from stores.text.thesaurus import synonyms
 from stores.vector.analyzer import analyze
 from stores.vector.embedders import Embedder
@@ -277,9 +277,10 @@ def question_parts(question: str) -> list[tuple[str, list[QuestionWord]]]:
 def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[str] | None = None) -> float:
     """How well ``available`` terms cover the word: 1 for its lemma (as a word of its own when ``lemmas`` are
     given), 0.85 for a modifier and a head that together make it (``Urlaubstage`` ← ``Arbeitstage … Urlaub``),
-    0.85 for a synonym of it or of its modifiers (``Gehalt`` ← ``Entgelt``), 0.6 for the lemma inside a longer
-    compound, a word of the same stem (``wiedergewählt`` ← ``Wiederwahl``) or of a synonym's stem, 0.5 for the head
-    alone. A general head (``Reisekostenregeln``) needs only its modifier, and alone it covers nothing."""
+    0.85 for a synonym of it or of its modifiers (``Gehalt`` ← ``Entgelt``; ``zweimal`` ← ``mehrmals``), 0.6 for the
+    lemma inside a longer compound, a word of the same stem (``wiedergewählt`` ← ``Wiederwahl``) or of a synonym's
+    stem, 0.5 for the head alone. A general head (``Reisekostenregeln``) needs only its modifier, and alone it covers
+    nothing."""
     lemma, *parts = word.terms
     if lemma in available:
         return 1.0 if lemmas is None or lemma in lemmas else FOUND_IN_COMPOUND
@@ -287,6 +288,8 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
         return COMPOSED
     if parts and parts[-1] in GENERIC_TERMS | SUFFIX_HEADS and all(p in available for p in parts[:-1]):
         return COMPOSED
+    if any(repeats(q) for q in quantities(word.word)) and any(says_repeatedly(t) for t in available):
+        return SYNONYM
     if word.number:
         return 0.0
     prefix = lemma[:MIN_VERB_STEM]
@@ -486,25 +489,24 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
         item = item and not (closes_sentence(body) and sentences_follow)
         if lead_in is not None and (item or body[:1].islower()):
             if sentence.is_item:
-                kind = sentence.list_kind
-                kinds = [k for k, _ in levels]
-                nested = bool(levels and items) and items[-1][0] == sentence.index - 1 and not closes_sentence(parent)
-                if kind in kinds[:-1] or (nested and kind not in kinds):
+                nests = bool(items) and items[-1][0] == sentence.index - 1 and not closes_sentence(parent)
+                depth = list_depth([k for k, _ in levels], sentence.list_kind, nests=nests)
+                if depth is None:
+                    levels = [(sentence.list_kind, lead_in)]
+                elif depth == len(levels) or depth < len(levels) - 1:
                     # words that close a sentence after a nested list close only its items („3. wenn unwahre
                     # Angaben" + „a) über …" + „gemacht werden."), so the items before are whole without them
-                    opener = items.pop() if kind not in kinds else None
+                    opener = items.pop() if depth == len(levels) else None
                     yield from ((i, f"{item}.", o) for i, item, o in items)
                     items = []
                     if opener is not None:
                         # the item before opens a nested list („15. Hersteller … als Hersteller gilt auch jeder,
                         # der" + „a) geschäftsmäßig …"): it is no unit of its own, but the lead-in of its items
                         lead_in = f"{lead_in} {parent}"
-                        levels.append((kind, lead_in))
+                        levels.append((sentence.list_kind, lead_in))
                     else:  # an item of an outer list closes the lists nested in the item before
-                        del levels[kinds.index(kind) + 1 :]
+                        del levels[depth + 1 :]
                         lead_in = levels[-1][1]
-                elif kind not in kinds:
-                    levels = [(kind, lead_in)]
                 parent = body
                 items.append((sentence.index, _continued(lead_in, body), opens))
                 if closes_sentence(body):  # its further sentences are its own; the list may go on after them

@@ -77,6 +77,8 @@ _BOUND: Final = regex.compile(
 _LOWER_BOUNDS: Final = frozenset({"mehr als", "länger als", "über", "mindestens", "ab"})
 _INCLUSIVE_BOUNDS: Final = frozenset({"mindestens", "ab", "bis zu", "höchstens"})
 _CONDITION: Final = regex.compile(r"\b(?:wenn|falls|sofern|solange)\b[^,;?]*$", regex.IGNORECASE)
+# „mehrmals", „mehrfache": more than once, a bound every count from two on is a case of
+_REPEATEDLY: Final = regex.compile(r"(?i)\bmehr(?:mal|fach)")
 _ORDINAL: Final = regex.compile(r"^(?:\d+\.|\p{L}+te[nmrs]?)\s")
 # "Laut Wissensbasis nicht 25 Urlaubstage, sondern …": the premise part a correction negates.
 CORRECTION: Final = regex.compile(r"^\s*Laut Wissensbasis nicht .+?, sondern\s+")
@@ -354,6 +356,16 @@ def bound_case(question: str, asked: Quantity, sentence: str, stated: Quantity) 
     word = bound.group(1).casefold()
     inclusive = word in _INCLUSIVE_BOUNDS
     return (a > b or (inclusive and a == b)) if word in _LOWER_BOUNDS else (a < b or (inclusive and a == b))
+
+
+def repeats(quantity: Quantity) -> bool:
+    """A count of times from two on („zweimal", „drei Mal")."""
+    value = _value(quantity)
+    return quantity.unit == "mal" and value is not None and value >= 2
+
+
+def says_repeatedly(text: str) -> bool:
+    return _REPEATEDLY.search(text) is not None
 
 
 def first_premise_conflict(

@@ -7,15 +7,17 @@ no § references).
 
 from __future__ import annotations
 
-from nodes.answer.premise import bound_case, quantities
+from nodes.answer.premise import bound_case, quantities, repeats, says_repeatedly
 
 
 def values_stated(question: str, sentence: str) -> bool:
     """Every number the question names stands in the sentence too, or is a case of a bound it states (true when
-    the question names none)."""
+    the question names none): „zweimal" is a case of „mehrmals"."""
     found = quantities(sentence)
     stated = frozenset().union(*(q.forms for q in found))
     return all(
-        a.forms & stated or any(bound_case(question, a, sentence, q) is True for q in found)
+        a.forms & stated
+        or any(bound_case(question, a, sentence, q) is True for q in found)
+        or (repeats(a) and says_repeatedly(sentence))
         for a in quantities(question)
     )

@@ -947,6 +947,19 @@ def test_a_synonym_said_in_a_form_of_its_stem_covers_the_word() -> None:
     assert _covered("Welche Vorschrift gilt für Geräte?", "Vorschrift", ordered) == 0.0
 
 
+def test_a_count_of_times_is_said_by_more_than_once() -> None:
+    sentence = "Niemand darf wegen derselben Tat mehrmals bestraft werden."
+    assert _covered("Kann man für dieselbe Tat zweimal bestraft werden?", "zweimal", sentence) == SYNONYM
+    assert _covered("Darf man zweimal wiedergewählt werden?", "zweimal", "Eine mehrfache Wiederwahl ist zulässig.") > 0
+    assert _covered("Kann man zweimal bestraft werden?", "zweimal", "Die Tat wird nur einmal bestraft.") == 0
+    ranked = rank(
+        "Kann man für dieselbe Tat zweimal bestraft werden?",
+        candidates([hit("GG Art103", f"Eine Tat kann nur bestraft werden, wenn sie strafbar war. {sentence}")]),
+        None,
+    )
+    assert ranked[0].text == sentence
+
+
 def test_the_provision_a_question_names_ranks_first() -> None:
     s41 = hit("BDSG §41", "Übersteigt die Geldbuße einhunderttausend Euro, entscheidet das Landgericht.")
     s43 = hit(

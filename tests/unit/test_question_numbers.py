@@ -22,3 +22,11 @@ def test_a_sentence_whose_bound_holds_the_question_s_case_states_it() -> None:
     assert not values_stated(question, "Bei unbezahltem Urlaub von mehr als drei Monaten endet die Mitgliedschaft.")
     # a value the question claims is stated only as itself
     assert not values_stated("Gibt es ab 25 Beschäftigten einen Beauftragten?", "Ab mindestens 20 Personen.")
+
+
+def test_more_than_once_states_every_count_from_two_on() -> None:
+    sentence = "Niemand darf wegen derselben Tat mehrmals bestraft werden."
+    assert values_stated("Kann man für dieselbe Tat zweimal bestraft werden?", sentence)
+    assert values_stated("Darf man drei Mal bestraft werden?", "Eine mehrfache Bestrafung ist unzulässig.")
+    assert not values_stated("Wird man nur einmal bestraft?", sentence)
+    assert not values_stated("Kann man zweimal bestraft werden?", "Eine Tat wird nur auf Antrag bestraft.")
