@@ -150,8 +150,7 @@ def goes_on_item(text: str, sentences: Sequence[Sentence]) -> list[bool]:
 
 def list_parents(text: str, sentences: Sequence[Sentence], index: int) -> list[Sentence]:
     """The items that the list item at ``index`` is nested in, outermost first: „15. … als Hersteller gilt auch
-    jeder, der" for its „a) …". An item of another kind right after an item that does not end its sentence opens a
-    nested list; an item of a kind already open closes the lists nested since."""
+    jeder, der" for its „a) …"."""
     levels: list[tuple[str | None, Sentence | None]] = []
     inside = goes_on_item(text, sentences)
     for sentence in sentences[: index + 1]:
@@ -159,15 +158,26 @@ def list_parents(text: str, sentences: Sequence[Sentence], index: int) -> list[S
             if not inside[sentence.index]:
                 levels = []
             continue
-        kinds = [kind for kind, _ in levels]
         previous = sentences[sentence.index - 1] if sentence.index else None
-        if sentence.list_kind in kinds:
-            del levels[kinds.index(sentence.list_kind) + 1 :]
-        elif levels and previous is not None and previous.is_list_item and not closes_sentence(previous.body):
+        nests = previous is not None and previous.is_list_item and not closes_sentence(previous.body)
+        depth = list_depth([kind for kind, _ in levels], sentence.list_kind, nests=nests)
+        if depth is None:
+            levels = [(sentence.list_kind, None)]
+        elif depth == len(levels):
             levels.append((sentence.list_kind, previous))
         else:
-            levels = [(sentence.list_kind, None)]
+            del levels[depth + 1 :]
     return [parent for _, parent in levels if parent is not None]
+
+
+def list_depth(kinds: Sequence[str | None], kind: str | None, *, nests: bool) -> int | None:
+    """Where an item of ``kind`` stands among the open lists (their item kinds, outermost first): in the list of
+    its kind, which closes the lists nested since; one deeper, where it is of another kind and ``nests`` (right
+    after an item that does not end its sentence: „15. … gilt auch jeder, der" + „a) …"); else (None) it opens a
+    list of its own."""
+    if kind in kinds:
+        return kinds.index(kind)
+    return len(kinds) if nests and kinds else None
 
 
 def closes_sentence(body: str) -> bool:

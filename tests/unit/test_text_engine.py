@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stores.kb.layout import chunk_text
-from stores.text import list_parents, pack_sentences, sentence_texts, split_sentences, unwrap
+from stores.text import list_depth, list_parents, pack_sentences, sentence_texts, split_sentences, unwrap
 
 WRAPPED_STATUTE = """(1) Benachteiligungen aus einem in § 1 genannten Grund sind nach
 Maßgabe dieses Gesetzes unzulässig in Bezug auf:
@@ -188,6 +188,13 @@ def test_nested_list_items_know_their_kind_and_the_items_they_are_nested_in() ->
         [1, 3, 4],
         [],
     ]
+
+
+def test_an_item_stands_in_the_list_of_its_kind_or_nests_in_the_item_before() -> None:
+    assert list_depth(["1", "a", "aa"], "a", nests=False) == 1  # „b)" after „aa)": back to the letters
+    assert list_depth(["1"], "a", nests=True) == 1  # „a)" after „15. … gilt auch jeder, der"
+    assert list_depth(["1"], "a", nests=False) is None  # after a whole item: a list of its own
+    assert list_depth([], "1", nests=True) is None
 
 
 def test_a_chunk_that_opens_inside_a_nested_list_repeats_the_item_it_is_nested_in() -> None:
