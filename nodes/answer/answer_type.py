@@ -50,6 +50,8 @@ _REFERENCE: Final = regex.compile(
     r"(?:§§?|\b(?:Abs\.|Absatz|Absätze|Nr\.|Nummer|Satz|Sätze|S\.|Art\.|Artikel|Anhang|Anlage|Buchstabe|Kapitel))"
     r"\s*\d+\w*(?:\s*(?:,|bis|und|oder)\s*\d+\w*)*"
     r"|\(\d+\w?\)|\b\p{Lu}{2,}\w*\s+\d{4}\b|\b\d+/\d+\b"
+    # „des Sechsten Buches Sozialgesetzbuch", „im Dritten Abschnitt": a part of a code, no value
+    r"|\b\p{Lu}\p{Ll}+(?:te|ste)[nmrs]?\s+(?:Buch|Teil|Kapitel|Abschnitt|Unterabschnitt|Titel)\w*"
 )
 _TOKEN: Final = regex.compile(r"\d+(?:[.,]\d+)*|\p{L}+")
 _TIME_UNIT: Final = regex.compile(

@@ -42,6 +42,9 @@ def test_number_words_are_values_and_references_are_not() -> None:
     assert values(statute) == []
     assert values("Artikel 3") == values("") == []  # nothing left once the reference is taken out
     assert not gives("duration", "Artikel 3")
+    # a part of a code named by its ordinal („des Sechsten Buches Sozialgesetzbuch") is no amount
+    assert values("§ 41 des Sechsten Buches Sozialgesetzbuch bleibt unberührt.") == []
+    assert values("Die Vorschriften des Dritten Abschnitts gelten für sechs Monate.") == [("sechs", "Monate")]
 
 
 @pytest.mark.parametrize(
