@@ -536,14 +536,18 @@ def _variants_within(question: str, best: Candidate) -> Dimension | None:
 
 
 def _names_a_case(question: str, sentence: str, first_value: str) -> bool:
-    """A key word of the question that the sentence says only after its first value names one of its cases, and so
-    does a day the question names where the sentence tells days apart (``DAY_CASES``). The value's own unit („drei
-    Stimmen" … „sechs Stimmen" for „Wie viele Stimmen …?") is what varies, not a case."""
+    """A key word of the question that the sentence says only after its first value (or after the colon that opens
+    its cases) names one of its cases, and so does a day the question names where the sentence tells days apart
+    (``DAY_CASES``). The value's own unit („drei Stimmen" … „sechs Stimmen" for „Wie viele Stimmen …?") is what
+    varies, not a case."""
     cut = sentence.find(first_value)
     if cut < 0:
         return False
-    before = frozenset(analyze(sentence[:cut]))
-    after = frozenset(analyze(sentence[cut + len(first_value) :]))
+    # after a colon the cases come each before its value („…: eigene Eheschließung 2 Tage, Geburt eines Kindes 1 Tag")
+    colon = sentence.rfind(":", 0, cut)
+    head, cases = (colon, colon + 1) if colon >= 0 else (cut, cut + len(first_value))
+    before = frozenset(analyze(sentence[:head]))
+    after = frozenset(analyze(sentence[cases:]))
     unit = frozenset(analyze(first_value))
     days = DAY_CASES & frozenset(analyze(question))
     if days & after or (days & before and len(DAY_CASES & (before | after)) > 1):

@@ -1061,6 +1061,12 @@ RUFBEREITSCHAFT = hit(
     "und Feiertagen 60 €.",
 )
 
+SONDERURLAUB = hit(
+    "lb-url-04",
+    "Für persönliche Anlässe gewährt Nordlicht bezahlten Sonderurlaub: eigene Eheschließung 2 Tage, Geburt eines "
+    "eigenen Kindes 1 Tag, Umzug aus betrieblichem Anlass 1 Tag.",
+)
+
 
 @pytest.mark.parametrize(
     ("question", "block", "dimension"),
@@ -1092,8 +1098,11 @@ RUFBEREITSCHAFT = hit(
             hit("u", "Überstunden werden mit 25 % vergütet, an Sonntagen mit 50 %."),
             "fall",
         ),
+        ("Wie viele Tage Sonderurlaub bekomme ich?", SONDERURLAUB, "fall"),
         # the question names the case, the values are of different things, or „Teilzeit" is only part of a word
         ("Was zahlt die Firma für Rufbereitschaft am Wochenende?", RUFBEREITSCHAFT, None),
+        # after a colon each case comes before its value
+        ("Wie viele freie Tage bekomme ich zu meiner Hochzeit?", SONDERURLAUB, None),
         # a day the question names is a case wherever the sentence says it, once it tells days apart
         (
             "Welchen Zuschlag gibt es für Arbeit am Samstag?",
