@@ -85,6 +85,9 @@ FILLER_WORDS: Final = frozenset(
     """kein keine keinen keinem keiner nicht nur noch schon immer genau eigentlich bitte mal denn etwa überhaupt
     darf dürfen muss müssen kann können soll sollen sollte gilt gelten""".split()
 )
+# Prepositions the analyzer keeps (BM25 indexes them): in a question they say when or how, not what it is about
+# („ab dem nächsten Monat", „pro Woche", „seit Januar").
+FUNCTION_WORDS: Final = frozenset("ab seit wegen trotz innerhalb außerhalb pro je".split())
 # "Wie lange/oft/hoch/alt …": the word after "wie" names the kind of value asked (``answer_type``), no content.
 QUESTION_COMPLEMENTS: Final = frozenset(
     "lange lang oft häufig hoch viel viele vielen alt schnell früh spät weit".split()
@@ -194,8 +197,14 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
         before_previous, previous = previous, word.casefold()
         terms = tuple(analyze(word))
         opens = position == 0 or bool(_SENTENCE_END.search(text, found[position - 1].end(), match.start()))
-        if not terms or word.casefold() in FILLER_WORDS or (opens and word.casefold() in QUESTION_OPENERS):
+        if (
+            not terms
+            or word.casefold() in FILLER_WORDS | FUNCTION_WORDS
+            or (opens and word.casefold() in QUESTION_OPENERS)
+        ):
             continue
+        if word.casefold() in RELATIVE_TIMES and _names_time_unit(found, position + 1):
+            continue  # „nächsten" of „ab dem nächsten Monat": when the asker's case happens (see the unit below)
         if not word[0].isdigit() and any(start <= match.start() < end for start, end in units):
             continue
         if (after_wie and word.casefold() in QUESTION_COMPLEMENTS) or terms[0] in asked_nouns:
@@ -217,6 +226,11 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
             key = False
         words.append(QuestionWord(word, terms, key, number, asked))
     return list({w.terms[0]: w for w in words}.values())
+
+
+def _names_time_unit(found: Sequence[regex.Match[str]], position: int) -> bool:
+    terms = analyze(found[position].group(0)) if position < len(found) else []
+    return bool(terms) and terms[0] in TIME_UNITS
 
 
 def _verb_before_subject(text: str, found: Sequence[regex.Match[str]], position: int) -> bool:

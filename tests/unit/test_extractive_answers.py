@@ -135,7 +135,16 @@ def test_question_words_mark_nouns_and_numbers_as_key_content() -> None:
     assert words == {"zahlt": False, "Nordlicht": True, "Urlaubsgeld": True, "2026": True}
     # „Laut" opens a question as „according to": the act it names is the content
     words = {w.word: w.key for w in question_words("Laut Personalhandbuch gibt es 0,30 € pro Kilometer?")}
-    assert words == {"Personalhandbuch": True, "gibt": False, "0,30": True, "pro": False, "Kilometer": True}
+    assert words == {"Personalhandbuch": True, "gibt": False, "0,30": True, "Kilometer": True}
+
+
+def test_when_the_askers_case_happens_is_no_content_of_the_question() -> None:
+    """„ab dem nächsten Monat" says when, not what: a sentence saying „ab dem … des Monats" is no closer to it."""
+    question = "Bis wann muss ich das Jobticket bestellen, wenn es ab dem nächsten Monat gelten soll?"
+    assert {w.word: w.key for w in question_words(question)} == {"Jobticket": True, "bestellen": False, "Monat": False}
+    ticket = hit("t-ticket", "Die Bestellung erfolgt bis zum 10. des Vormonats.", title="Jobticket")
+    proof = hit("t-kind", "Der Nachweis ist bis zum 15. des Monats einzureichen, ab dem die Zahlung beginnen soll.")
+    assert rank(question, candidates([proof, ticket]), None)[0].hit.entry_id == "t-ticket"
 
 
 def test_a_sentence_that_opens_with_its_verb_does_not_make_the_verb_key_content() -> None:
