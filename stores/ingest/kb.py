@@ -28,6 +28,7 @@ from stores.kb.layout import TENANT_KEY, checked_kb_id, chunk_id, content_hash, 
 from stores.kb.models import KBConflict, KBEntry
 from stores.kb.store import KnowledgeBase, KnowledgeBaseNotFound
 from stores.sql.kb import KBChanges, StoredEntry, conflict_key
+from stores.text.references import provision_references, referenced_ids
 from stores.vector.embedders import Embedder, TokenLimited
 from stores.vector.index import IndexPoint
 
@@ -114,6 +115,7 @@ def read_kb_input(source: Path, kb_id: str, id_pattern: str, mapping: FieldMappi
     if mapping is not None:
         entry_records = _mapped(entry_records, mapping, problems)
     entries, places = _entries(entry_records, kb_id, pattern, problems)
+    entries = _with_text_references(entries)
     if not entries and not problems:
         problems.append(f"{source}: enthält keine Einträge")
     conflicts = _conflicts(conflict_records, kb_id, problems)
@@ -245,6 +247,22 @@ def _entries(
             if not pattern.match(ref):
                 problems.append(f"{places[entry.id]}: Querverweis {ref!r} passt nicht zum ID-Muster {pattern.pattern}")
     return entries, places
+
+
+def _with_text_references(entries: list[KBEntry]) -> list[KBEntry]:
+    """Each entry's declared cross references, then the entries of the same work its text refers to („wegen eines
+    in § 1 genannten Grundes" → ``AGG §1``): retrieval adds them beside a hit that names its matter only so."""
+    ids = {e.id for e in entries}
+    return [
+        e.model_copy(
+            update={
+                "cross_refs": tuple(
+                    dict.fromkeys([*e.cross_refs, *referenced_ids(provision_references(e.text), e.id, ids)])
+                )
+            }
+        )
+        for e in entries
+    ]
 
 
 def _entry(record: _Record, kb_id: str, pattern: re.Pattern[str], problems: list[str]) -> KBEntry | None:

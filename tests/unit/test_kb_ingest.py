@@ -218,6 +218,19 @@ def test_dangling_cross_references_are_warnings(kb: KnowledgeBase, tmp_path: Pat
     assert len(summary.warnings) == 1 and "lb-xyz-99" in summary.warnings[0] and "a.jsonl:1" in summary.warnings[0]
 
 
+def test_a_provision_named_by_reference_is_a_cross_reference(kb: KnowledgeBase, tmp_path: Path) -> None:
+    """„Die Ansprüche aus § 8" names its matter only by reference: § 8 comes along with a hit on § 11."""
+    records = [
+        entry("UWG §8", "Unterlassung", "Wer unlauter handelt, kann auf Unterlassung in Anspruch genommen werden."),
+        entry("UWG §11", "Verjährung", "Die Ansprüche aus § 8 verjähren in sechs Monaten. § 13 des UKlaG gilt."),
+    ]
+    source = write_jsonl(tmp_path / "law.jsonl", records)
+    summary = ingest_kb(source, "demo", kb=kb, default_id_pattern=r"^\S+ §\d+$", chunk_chars=1500)
+    assert summary.warnings == [] and kb.get_entries("demo", ["UWG §11"])[0].cross_refs == ("UWG §8",)
+    hits = kb.search("demo", ["Wann verjähren Ansprüche?"], limit=1)
+    assert [(h.entry_id, h.cross_ref_extra) for h in hits] == [("UWG §11", False), ("UWG §8", True)]
+
+
 GOOD = json.dumps(SMALL_KB[0], ensure_ascii=False)
 
 

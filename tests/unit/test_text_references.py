@@ -1,0 +1,47 @@
+"""In-text references to provisions of the same work, and the KB ids they resolve to."""
+
+from __future__ import annotations
+
+import pytest
+
+from stores.text.references import named_by_reference, provision_references, referenced_ids
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Die Ansprüche aus den §§ 8, 9 und 13 Absatz 3 verjähren in sechs Monaten.", ["§8", "§9", "§13"]),
+        ("wegen eines in § 1 genannten Grundes", ["§1"]),
+        ("nach § 35 Absatz 3 Satz 1 bis zum Eingang", ["§35"]),
+        ("Artikel 54 und Art. 61a gelten entsprechend.", ["Art54", "Art61a"]),
+        ("nach § 3 oder § 7 und nach § 3", ["§3", "§7"]),
+        ("im Sinne des § 5 dieses Gesetzes", ["§5"]),
+        # another act's provisions
+        ("§ 13 des Unterlassungsklagengesetzes ist entsprechend anzuwenden", []),
+        ("die §§ 15 bis 17 und 21a Absatz 5 des Bundesministergesetzes", []),
+        ("nach Artikel 62 Absatz 4 Buchstabe b der Verordnung (EU) 2017/745", []),
+        ("Die Frist beträgt 30 Tage.", []),
+    ],
+)
+def test_references_to_the_same_work_are_found_and_to_another_act_left_out(text: str, expected: list[str]) -> None:
+    assert [kind + number for kind, number in provision_references(text)] == expected
+
+
+def test_a_reference_resolves_to_the_entry_of_the_same_work_the_kb_holds() -> None:
+    known = {"UWG 2004 §8", "UWG 2004 §9", "UWG 2004 §11", "GG Art54", "GG Art61"}
+    text = "Die Ansprüche aus den §§ 8, 9 und 13 Absatz 3 verjähren. § 11 gilt."
+    assert referenced_ids(provision_references(text), "UWG 2004 §11", known) == ["UWG 2004 §8", "UWG 2004 §9"]
+    assert referenced_ids([("Art", "61")], "GG Art54", known) == ["GG Art61"]
+    # an id without a provision at its end names no work to resolve in
+    assert referenced_ids([("§", "8")], "lb-url-01", known | {"lb-url-8"}) == []
+
+
+def test_a_noun_named_only_by_reference_comes_with_its_provisions() -> None:
+    text = "Beschäftigte dürfen nicht wegen eines in § 1 genannten Grundes benachteiligt werden."
+    assert named_by_reference(text) == [("Grundes", [("§", "1")])]
+    assert named_by_reference("der in den §§ 8 und 9 bezeichneten sonstigen Stellen") == [
+        ("Stellen", [("§", "8"), ("§", "9")])
+    ]
+    # a reference that narrows down a noun which says what it is about, or stands alone
+    assert named_by_reference("Voraussetzung für den Zugang zur Ausbildung nach § 4 ist der Hauptschulabschluss.") == []
+    assert named_by_reference("§ 5 gilt entsprechend.") == []
