@@ -25,6 +25,7 @@ from nodes.answer.context import AnswerContext
 from nodes.answer.evidence import (
     COVERED,
     Candidate,
+    QuestionWord,
     candidates,
     coverage,
     key_coverage,
@@ -54,6 +55,7 @@ from nodes.answer.state import (
     PremiseCorrection,
 )
 from nodes.shared.voice import Dimension
+from stores.text.references import named_by_reference, referenced_ids
 from stores.vector.analyzer import analyze
 
 FULL_COVERAGE: Final = 0.8
@@ -120,6 +122,8 @@ _DEROGATES: Final = regex.compile(
 )
 # Dimensions whose words in a sentence name a case of the rule (Teilzeit, Bayern, Gastronomie); „Jahr" or „Inland"
 # occur in sentences of one case too.
+# „in zehn Jahren …, spätestens in 30 Jahren": a value and its limit, not a value per case
+_BOUND: Final = regex.compile(r"\b(?:spätestens|frühestens|längstens|höchstens|mindestens)\s+(?:\p{Ll}+\s+)?$")
 STRONG_DIMENSIONS: Final[frozenset[Dimension]] = frozenset({"bundesland", "branche", "arbeitszeit"})
 MAX_SURVEY_BLOCKS: Final = 5
 # Days and times of the week name a case wherever they stand in a sentence that tells two of them apart
@@ -300,7 +304,26 @@ def _choose(
             covered |= new
             said |= candidate.said_words
             valued = valued or gives_value
+    resolving = _resolving(best, ranked, question_words(question))
+    if resolving is not None and len(chosen) < MAX_SENTENCES and not _overlaps(resolving.text, chosen):
+        chosen.append(resolving)
     return chosen, None, None, "answerable"
+
+
+def _resolving(best: Candidate, ranked: Sequence[Candidate], words: Sequence[QuestionWord]) -> Candidate | None:
+    """„Beschäftigte dürfen nicht wegen eines in § 1 genannten Grundes benachteiligt werden": the best sentence names
+    a key word of the question only by a provision in the context; that provision's best sentence saying the word
+    tells what it is (AGG §1: „… Benachteiligungen aus Gründen der Rasse oder wegen der ethnischen Herkunft, …")."""
+    blocks = {c.hit.entry_id for c in ranked}
+    for noun, provisions in named_by_reference(best.text):
+        named = frozenset(analyze(noun))
+        keys = [w for w in words if w.key and not w.number and coverage(w, named) > 0]
+        for ref in referenced_ids(provisions, best.hit.entry_id, blocks) if keys else []:
+            saying = (c for c in ranked if c.hit.entry_id == ref)
+            found = next((c for c in saying if any(coverage(w, c.terms, c.lemmas) >= COVERED for w in keys)), None)
+            if found is not None:
+                return found
+    return None
 
 
 def _other_cases(best: Candidate, peers: Sequence[Candidate]) -> list[Candidate]:
@@ -516,7 +539,8 @@ def _dimension(variants: Sequence[Candidate]) -> Dimension:
 
 def _variants_within(question: str, best: Candidate) -> Dimension | None:
     """The case the question leaves open where the best sentence itself gives the value per case: several values
-    of one unit written alike („30 € gezahlt, an Wochenenden und Feiertagen 60 €"), unless the question names a
+    of one unit written alike („30 € gezahlt, an Wochenenden und Feiertagen 60 €"; a limit after a value, „…,
+    spätestens in 30 Jahren", is none of them), unless the question names a
     case the sentence only mentions after its first value („… am Wochenende?"); or one value with a strong
     dimension word of its own the question does not use („600 € brutto, bei Teilzeit anteilig")."""
     asked = frozenset(analyze(question))
@@ -525,10 +549,11 @@ def _variants_within(question: str, best: Candidate) -> Dimension | None:
         None,
     )
     values = quantities(best.text)
+    bounds = [_BOUND.search(best.text, 0, max(best.text.find(v.text), 0)) is not None for v in values]
     several = any(
-        a.unit == b.unit and a.written_in == b.written_in and not a.agrees(b)
+        a.unit == b.unit and a.written_in == b.written_in and not a.agrees(b) and not (bounds[j] and not bounds[i])
         for i, a in enumerate(values)
-        for b in values[i + 1 :]
+        for j, b in enumerate(values[i + 1 :], start=i + 1)
     )
     if several:
         return None if _names_a_case(question, best.text, values[0].text) else marked or "fall"

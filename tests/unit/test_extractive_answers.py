@@ -1128,6 +1128,21 @@ SONDERURLAUB = hit(
             hit("lb-end-01", "In der Probezeit von 6 Monaten kann mit einer Frist von 2 Wochen gekündigt werden."),
             None,
         ),
+        # a limit after the value is no second case; values each with its bound are
+        (
+            "Innerhalb welcher Frist verjähren Schadensersatzansprüche nach dem UWG?",
+            hit(
+                "UWG §11",
+                "Schadensersatzansprüche verjähren in zehn Jahren von ihrer Entstehung, spätestens in 30 Jahren von "
+                "der den Schaden auslösenden Handlung an.",
+            ),
+            None,
+        ),
+        (
+            "Wie viele Urlaubstage gibt es?",
+            hit("w", "Beschäftigte erhalten mindestens 20 Urlaubstage, Schwerbehinderte mindestens 25 Urlaubstage."),
+            "fall",
+        ),
         (
             "Wie viele Stunden darf ich in der Elternzeit arbeiten?",
             hit(
@@ -1280,3 +1295,26 @@ def test_the_margins_of_a_multi_part_question_are_measured_per_part() -> None:
     # in the whole question's ranking the other part's sentence runs close behind; in each part's own it does not
     whole = lead(rank(question, candidates([verjaehrung, erloeschen]), None))
     assert two_parts.sentences_used == 2 and whole < 0.1 < two_parts.score_margin
+
+
+def test_a_key_word_named_only_by_a_provision_in_context_is_said_by_that_provision() -> None:
+    """„wegen eines in § 1 genannten Grundes" does not say which grounds; § 1, beside it in the context, does."""
+    ban = hit("AGG §7", "Beschäftigte dürfen nicht wegen eines in § 1 genannten Grundes benachteiligt werden.")
+    aim = hit(
+        "AGG §1",
+        "Ziel des Gesetzes ist, Benachteiligungen aus Gründen der Rasse oder wegen des Alters zu verhindern.",
+        rank=2,
+        score=0.4,
+    )
+    question = "Aus welchen Gründen darf man nach dem AGG nicht benachteiligt werden?"
+    ranked = rank(question, candidates([ban, aim]), None)
+    assert ranked[0].hit.entry_id == "AGG §7"
+    evidence, _, _, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "answerable" and [c.hit.entry_id for c in evidence] == ["AGG §7", "AGG §1"]
+    # a provision the context lacks, or one that does not say the word, adds nothing
+    assert [c.hit.entry_id for c in _choose(question, rank(question, candidates([ban]), None), survey=False)[0]] == [
+        "AGG §7"
+    ]
+    other = hit("AGG §1", "Das Gesetz gilt für alle Beschäftigten.", rank=2, score=0.4)
+    evidence, _, _, _ = _choose(question, rank(question, candidates([ban, other]), None), survey=False)
+    assert [c.hit.entry_id for c in evidence] == ["AGG §7"]
