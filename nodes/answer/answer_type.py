@@ -14,6 +14,7 @@ from typing import Final, Literal
 import regex
 
 from nodes.answer.premise import PEOPLE
+from stores.text.references import NUMBER_RUN
 from stores.vector.analyzer import analyze
 
 AnswerType = Literal["age", "frequency", "duration", "deadline", "time", "sum", "majority", "amount"]
@@ -48,7 +49,7 @@ _NUMBER_WORD: Final = regex.compile(
 _ARTICLES: Final = frozenset("ein eine einen einem einer eines und".split())
 _REFERENCE: Final = regex.compile(
     r"(?:§§?|\b(?:Abs\.|Absatz|Absätze|Nr\.|Nummer|Satz|Sätze|S\.|Art\.|Artikel|Anhang|Anlage|Buchstabe|Kapitel))"
-    r"\s*\d+\w*(?:\s*(?:,|bis|und|oder)\s*\d+\w*)*"
+    rf"\s*{NUMBER_RUN}"
     r"|\(\d+\w?\)|\b\p{Lu}{2,}\w*\s+\d{4}\b|\b\d+/\d+\b"
     # „des Sechsten Buches Sozialgesetzbuch", „im Dritten Abschnitt": a part of a code, no value
     r"|\b\p{Lu}\p{Ll}+(?:te|ste)[nmrs]?\s+(?:Buch|Teil|Kapitel|Abschnitt|Unterabschnitt|Titel)\w*"

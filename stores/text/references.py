@@ -14,16 +14,15 @@ from typing import Final
 
 import regex
 
-_NUMBER: Final = r"\d+[a-z]?\b"
+# A provision's number and the numbers that follow it („8, 9 und 13", „15 bis 17", „21a").
+NUMBER_RUN: Final = r"\d+\w*(?:\s*(?:,|bis|und|oder)\s*\d+\w*)*"
 _REFERENCE: Final = regex.compile(
-    rf"(?P<kind>§§?|\bArt\.|\bArtikel)\s*(?P<first>{_NUMBER})"
-    rf"(?P<more>(?:\s*(?:,|und|oder|bis)\s*{_NUMBER})*)"
+    rf"(?P<kind>§§?|\bArt\.|\bArtikel)\s*(?P<numbers>{NUMBER_RUN})"
     # the finer parts of the provision („Absatz 3 Satz 1", „Abs. 2 Nr. 4", „Buchstabe b")
-    r"(?P<parts>(?:\s*(?:Absatz|Absätze|Abs\.|Satz|Sätze|S\.|Nummer|Nr\.|Buchstabe|Halbsatz)\s*\w+"
-    r"(?:\s*(?:,|und|oder|bis)\s*\d+\w*)*)*)"
+    rf"(?P<parts>(?:\s*(?:Absatz|Absätze|Abs\.|Satz|Sätze|S\.|Nummer|Nr\.|Buchstabe|Halbsatz)\s*(?:{NUMBER_RUN}|\p{{L}}\b))*)"
 )
 _OTHER_WORK: Final = regex.compile(r"\s*(?:des|der)\s+(?!dieses\b|diese[rs]?\b)")
-_MORE_NUMBERS: Final = regex.compile(_NUMBER)
+_NUMBER: Final = regex.compile(r"\d+\w*")
 # „in § 1 genannten Grundes", „in § 8 bezeichneten sonstigen Stellen": the noun after the participle
 _NAMED: Final = regex.compile(r"\s+(?:genannt|bezeichnet|aufgeführt|vorgesehen)\w*\s+(?:\p{Ll}+\s+)*(\p{Lu}\p{L}+)")
 # The provision at the end of an entry id: „UWG 2004 §11", „GG Art54".
@@ -66,5 +65,4 @@ def _references(text: str) -> Iterator[tuple[regex.Match[str], list[Provision]]]
         if _OTHER_WORK.match(text, match.end()):
             continue
         kind = "§" if match.group("kind").startswith("§") else "Art"
-        numbers = [match.group("first"), *_MORE_NUMBERS.findall(match.group("more"))]
-        yield match, [(kind, number) for number in numbers]
+        yield match, [(kind, number) for number in _NUMBER.findall(match.group("numbers"))]
