@@ -120,10 +120,10 @@ _DEROGATES: Final = regex.compile(
     r"\b(?:[Aa]bweichend|nicht anzuwenden|gilt nicht|gelten nicht|keine Anwendung|gilt entsprechend|"
     r"gelten entsprechend|gilt auch|gelten auch|ausgenommen)\b"
 )
-# Dimensions whose words in a sentence name a case of the rule (Teilzeit, Bayern, Gastronomie); „Jahr" or „Inland"
-# occur in sentences of one case too.
 # „in zehn Jahren …, spätestens in 30 Jahren": a value and its limit, not a value per case
 _BOUND: Final = regex.compile(r"\b(?:spätestens|frühestens|längstens|höchstens|mindestens)\s+(?:\p{Ll}+\s+)?$")
+# Dimensions whose words in a sentence name a case of the rule (Teilzeit, Bayern, Gastronomie); „Jahr" or „Inland"
+# occur in sentences of one case too.
 STRONG_DIMENSIONS: Final[frozenset[Dimension]] = frozenset({"bundesland", "branche", "arbeitszeit"})
 MAX_SURVEY_BLOCKS: Final = 5
 # Days and times of the week name a case wherever they stand in a sentence that tells two of them apart

@@ -253,16 +253,12 @@ def _with_text_references(entries: list[KBEntry]) -> list[KBEntry]:
     """Each entry's declared cross references, then the entries of the same work its text refers to („wegen eines
     in § 1 genannten Grundes" → ``AGG §1``): retrieval adds them beside a hit that names its matter only so."""
     ids = {e.id for e in entries}
-    return [
-        e.model_copy(
-            update={
-                "cross_refs": tuple(
-                    dict.fromkeys([*e.cross_refs, *referenced_ids(provision_references(e.text), e.id, ids)])
-                )
-            }
-        )
-        for e in entries
-    ]
+
+    def with_refs(entry: KBEntry) -> KBEntry:
+        found = referenced_ids(provision_references(entry.text), entry.id, ids)
+        return entry.model_copy(update={"cross_refs": tuple(dict.fromkeys([*entry.cross_refs, *found]))})
+
+    return [with_refs(e) for e in entries]
 
 
 def _entry(record: _Record, kb_id: str, pattern: re.Pattern[str], problems: list[str]) -> KBEntry | None:
