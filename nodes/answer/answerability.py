@@ -26,6 +26,7 @@ from nodes.answer.evidence import (
     COVERED,
     Candidate,
     QuestionWord,
+    by_block,
     candidates,
     coverage,
     key_coverage,
@@ -34,6 +35,7 @@ from nodes.answer.evidence import (
     question_parts,
     question_words,
     rank,
+    referred,
     word_weights,
 )
 from nodes.answer.premise import (
@@ -55,7 +57,7 @@ from nodes.answer.state import (
     PremiseCorrection,
 )
 from nodes.shared.voice import Dimension
-from stores.text.references import named_by_reference, referenced_ids
+from stores.text.references import named_by_reference
 from stores.vector.analyzer import analyze
 
 FULL_COVERAGE: Final = 0.8
@@ -166,7 +168,8 @@ def assess_answerability(
         question, ranked, survey=survey, parts=by_part, cosine_within=within
     )
     keys = [w for w in words if w.key and not w.number]
-    covered = key_coverage(words, word_weights(words, found), [t for c in evidence for t in (c.terms, c.header_terms)])
+    said = [t for c in evidence for t in (c.terms, c.header_terms, c.referred_terms)]
+    covered = key_coverage(words, word_weights(words, found), said)
     best = ranked[0] if ranked else None
     # a block declared in conflict with the best one is no rival: the answer shows both sides
     sides = {i for k in state.get("conflicts", []) if best and best.hit.entry_id in k.ids for i in k.ids}
@@ -311,19 +314,18 @@ def _choose(
 
 
 def _resolving(best: Candidate, ranked: Sequence[Candidate], words: Sequence[QuestionWord]) -> Candidate | None:
-    """„Beschäftigte dürfen nicht wegen eines in § 1 genannten Grundes benachteiligt werden": the best sentence names
-    a key word of the question only by a provision in the context; that provision's best sentence saying the word
-    tells what it is (AGG §1: „… Benachteiligungen aus Gründen der Rasse oder wegen der ethnischen Herkunft, …")."""
-    blocks = {c.hit.entry_id for c in ranked}
-    for noun, provisions in named_by_reference(best.text):
-        named = frozenset(analyze(noun))
-        keys = [w for w in words if w.key and not w.number and coverage(w, named) > 0]
-        for ref in referenced_ids(provisions, best.hit.entry_id, blocks) if keys else []:
-            saying = (c for c in ranked if c.hit.entry_id == ref)
-            found = next((c for c in saying if any(coverage(w, c.terms, c.lemmas) >= COVERED for w in keys)), None)
-            if found is not None:
-                return found
-    return None
+    """The sentence of a provision in context that says a key word the best sentence names only by that provision:
+    as the noun it names („Beschäftigte dürfen nicht wegen eines in § 1 genannten Grundes benachteiligt werden" for
+    „Gründe"; AGG §1: „… Benachteiligungen aus Gründen der Rasse …") or not at all („Die Ansprüche aus den §§ 8, 9 …
+    verjähren in sechs Monaten." for „Unterlassungsansprüche"; UWG §8: „Der Anspruch auf Unterlassung …")."""
+    keys = [w for w in words if w.key and not w.number]
+    named = frozenset(t for noun, _ in named_by_reference(best.text) for t in analyze(noun))
+    unsaid = best.terms | best.header_terms
+    wanted = [w for w in keys if coverage(w, named) > 0 or coverage(w, unsaid) < COVERED]
+    return next(
+        (c for c in referred(best, by_block(ranked)) if any(coverage(w, c.terms, c.lemmas) >= COVERED for w in wanted)),
+        None,
+    )
 
 
 def _other_cases(best: Candidate, peers: Sequence[Candidate]) -> list[Candidate]:

@@ -11,7 +11,7 @@ the KB may state the value in another unit. With a dense embedder, the cosine of
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -22,6 +22,7 @@ from nodes.answer.answer_type import MAJORITY_TERMS, expected_answer_type, gives
 from nodes.answer.premise import MONTHS, Quantity, quantities, repeats, says_repeatedly
 from stores.kb.models import Hit
 from stores.text import closes_sentence, goes_on_item, list_depth, split_sentences
+from stores.text.references import named_by_reference, qualified_by_reference, referenced_ids
 from stores.text.thesaurus import synonyms
 from stores.vector.analyzer import analyze
 from stores.vector.embedders import Embedder
@@ -51,6 +52,8 @@ _POINTED_NOUN: Final = regex.compile(
 MAX_POINTER_REACH: Final = 3  # sentences back
 # A question of several sentences („… an. Hafte ich, wenn …"): each opens like the first, a verb before its subject.
 _SENTENCE_END: Final = regex.compile(r"[.?!]")
+# an inflected adjective of a derivational suffix („rechtliche", „gesetzlichen", „kostenlose", „elektronischer")
+_ADJECTIVE: Final = regex.compile(r"(?:lich|isch|ig|bar|sam|haft|los)e[mnrs]?$")
 _SUBJECTS: Final = frozenset("ich er sie es man wir du ihr Sie".split())
 # … or before the article of its subject („Geht die Ausbildung schneller?"); „des" opens no subject
 _SUBJECT_ARTICLES: Final = frozenset(
@@ -165,6 +168,7 @@ class Candidate:
     paragraph_terms: frozenset[str] = field(default_factory=frozenset)  # the terms of its paragraph's sentences
     paragraph: int = 0  # which paragraph of its block it stands in
     absatz: str | None = None  # the number of the statute paragraph it stands in („2" under „(2) …"), where known
+    referred_terms: frozenset[str] = field(default_factory=frozenset)  # the terms of its ``referred`` sentences
     lexical: float = 0.0
     key_coverage: float = 0.0
     dense: float | None = None
@@ -212,6 +216,8 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
         number = word[0].isdigit()
         # a sentence that opens with a verb and its subject („Hafte ich, wenn …", „Stimmt es, dass …"): no noun
         verb_first = opens and _verb_before_subject(text, found, position)
+        # … or with an adjective before its noun („Wettbewerbsrechtliche Unterlassungsansprüche verjähren …")
+        attribute = opens and _attribute_before_noun(text, found, position)
         # a month („wenn ich im Oktober kündige") or a time from now („ab dem nächsten Monat") is when the asker's case
         # happens, not what the question is about
         relative_time = terms[0] in TIME_UNITS and before_previous in RELATIVE_TIMES
@@ -221,6 +227,7 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
             and word.casefold() not in MONTHS
             and not relative_time
             and not verb_first
+            and not attribute
         )
         if word.casefold() in QUESTION_OPENERS and not number:
             key = False
@@ -239,6 +246,14 @@ def _verb_before_subject(text: str, found: Sequence[regex.Match[str]], position:
         return False
     after = found[position + 1].group(0)
     return after in _SUBJECTS or after.casefold() in _SUBJECT_ARTICLES and after[0].islower()
+
+
+def _attribute_before_noun(text: str, found: Sequence[regex.Match[str]], position: int) -> bool:
+    """The word at ``position`` has an adjective's ending and stands right before a capitalised word: mid-sentence
+    only nouns are capitalised, so at the start of a sentence only its form tells an adjective."""
+    if position + 1 >= len(found) or text[found[position].end() : found[position + 1].start()].strip():
+        return False
+    return bool(_ADJECTIVE.search(found[position].group(0))) and found[position + 1].group(0)[0].isupper()
 
 
 def _unit_spans(text: str) -> list[tuple[int, int]]:
@@ -417,6 +432,27 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
         for number, paragraph in enumerate(paragraphs):
             terms = frozenset().union(*(c.terms for c in paragraph))
             found += [replace(c, paragraph_terms=terms, paragraph=number) for c in paragraph]
+    blocks = by_block(found)
+    return [replace(c, referred_terms=frozenset().union(*(r.terms for r in referred(c, blocks)))) for c in found]
+
+
+def by_block(found: Sequence[Candidate]) -> dict[str, list[Candidate]]:
+    """The candidates of each block, in their order."""
+    blocks: dict[str, list[Candidate]] = {}
+    for candidate in found:
+        blocks.setdefault(candidate.hit.entry_id, []).append(candidate)
+    return blocks
+
+
+def referred(candidate: Candidate, blocks: Mapping[str, Sequence[Candidate]]) -> list[Candidate]:
+    """The sentences of the retrieved provisions the candidate names a noun by („Die Ansprüche aus den §§ 8, 9 …",
+    „wegen eines in § 1 genannten Grundes") that say that noun: what the noun stands for, in the provision's own
+    words („Der Anspruch auf Unterlassung besteht …"; AGG §1's list of the Gründe)."""
+    found: list[Candidate] = []
+    for noun, provisions in named_by_reference(candidate.text) + qualified_by_reference(candidate.text):
+        lemma = analyze(noun)[:1]
+        for ref in referenced_ids(provisions, candidate.hit.entry_id, blocks) if lemma else []:
+            found += [c for c in blocks[ref] if lemma[0] in c.terms and c not in found]
     return found
 
 
@@ -570,7 +606,8 @@ def rank(
     total = sum(weights.values()) or 1.0
     scored: list[Candidate] = []
     for candidate in found:
-        own_and_header = [candidate.terms, candidate.header_terms]
+        # a key word the sentence names by a provision is said by it („Ansprüche aus § 8" → Unterlassungsanspruch)
+        own_and_header = [candidate.terms, candidate.header_terms, candidate.referred_terms]
         lexical = matched = 0.0
         for word in words:
             own = coverage(word, candidate.terms, candidate.lemmas)
@@ -578,7 +615,8 @@ def rank(
             law = any(shortens(name, word.terms[0]) for name in candidate.short_names)
             header = 1.0 if law else HEADER_RANK_SHARE * coverage(word, candidate.header_terms)
             paragraph = PARAGRAPH_RANK_SHARE * coverage(word, candidate.paragraph_terms)
-            lexical += weights[word.terms[0]] * max(own, header, paragraph)
+            referring = coverage(word, candidate.referred_terms) if word.key else 0.0
+            lexical += weights[word.terms[0]] * max(own, header, paragraph, referring)
             matched += own
         focus = min(1.0, matched / max(1, len(candidate.lemmas)) * 3)
         typed = None if asked is None else gives(asked, candidate.text)

@@ -25,6 +25,9 @@ _OTHER_WORK: Final = regex.compile(r"\s*(?:des|der)\s+(?!dieses\b|diese[rs]?\b)"
 _NUMBER: Final = regex.compile(r"\d+\w*")
 # „in § 1 genannten Grundes", „in § 8 bezeichneten sonstigen Stellen": the noun after the participle
 _NAMED: Final = regex.compile(r"\s+(?:genannt|bezeichnet|aufgeführt|vorgesehen)\w*\s+(?:\p{Ll}+\s+)*(\p{Lu}\p{L}+)")
+# „Die Ansprüche aus den §§ 8, 9 …", „Ausbildung nach § 4": the noun right before the reference („im Sinne des § 5")
+_QUALIFIED: Final = regex.compile(r"(\p{Lu}\p{L}+)\s+(?:aus|nach|gemäß|im Sinne)\s+(?:(?:den|dem|der|des)\s+)?$")
+_QUALIFIED_REACH: Final = 60  # characters before the reference the noun and its preposition stand in
 # The provision at the end of an entry id: „UWG 2004 §11", „GG Art54".
 _ID_PROVISION: Final = regex.compile(r"^(?P<work>.*\S)\s*(?P<kind>§|Art)\d+[a-z]?$")
 
@@ -47,6 +50,18 @@ def named_by_reference(text: str) -> list[tuple[str, list[Provision]]]:
         if noun is not None:
             named.append((noun.group(1), provisions))
     return named
+
+
+def qualified_by_reference(text: str) -> list[tuple[str, list[Provision]]]:
+    """The nouns the text narrows down by a reference, each with the provisions that say which are meant: „Die
+    Ansprüche aus den §§ 8, 9 und 13 Absatz 3 verjähren …" → ``("Ansprüche", [("§", "8"), ("§", "9"), ("§",
+    "13")])``; those provisions say what the noun covers („Der Anspruch auf Unterlassung …")."""
+    qualified = []
+    for match, provisions in _references(text):
+        noun = _QUALIFIED.search(text, max(0, match.start() - _QUALIFIED_REACH), match.start())
+        if noun is not None:
+            qualified.append((noun.group(1), provisions))
+    return qualified
 
 
 def referenced_ids(provisions: Iterable[Provision], entry_id: str, known_ids: Collection[str]) -> list[str]:

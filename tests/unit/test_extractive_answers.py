@@ -164,6 +164,17 @@ def test_a_sentence_that_opens_with_its_verb_does_not_make_the_verb_key_content(
     assert next(w for w in question_words("Beschäftigte, die in Teilzeit arbeiten, bekommen was?")).key
 
 
+def test_an_adjective_that_opens_a_question_is_no_key_content() -> None:
+    """At the start only its form tells an adjective before its noun from a noun: „Wettbewerbsrechtliche" is none."""
+    question = "Wettbewerbsrechtliche Unterlassungsansprüche verjähren doch erst nach einem Jahr?"
+    assert {w.word: w.key for w in question_words(question)} == {
+        "Wettbewerbsrechtliche": False, "Unterlassungsansprüche": True, "verjähren": False, "erst": False,
+    }  # fmt: skip
+    # a noun of the same ending, and an adjective without a noun after it, keep their place
+    assert next(w for w in question_words("Schwerbehinderte bekommen mehr Urlaub?")).key
+    assert {w.word: w.key for w in question_words("Ist das rechtliche Gehör garantiert?")}["Gehör"]
+
+
 def test_a_number_of_the_question_is_not_covered_by_a_provision_reference() -> None:
     """„mindestens 21" is no „21a" of „§§ 15 bis 17 und 21a Absatz 5": that sentence does not say the value."""
     reference = hit(
@@ -1318,3 +1329,60 @@ def test_a_key_word_named_only_by_a_provision_in_context_is_said_by_that_provisi
     other = hit("AGG §1", "Das Gesetz gilt für alle Beschäftigten.", rank=2, score=0.4)
     evidence, _, _, _ = _choose(question, rank(question, candidates([ban, other]), None), survey=False)
     assert [c.hit.entry_id for c in evidence] == ["AGG §7"]
+
+
+def test_a_key_word_a_sentence_says_only_through_a_provision_it_refers_to_is_covered() -> None:
+    """„Die Ansprüche aus den §§ 8, 9 …" covers „Unterlassungsansprüche" where § 8, in the context, says what its
+    Ansprüche are; the residual „Andere Ansprüche" does not, and § 8's sentence shows what the reference means."""
+    limits = hit(
+        "UWG 2004 §11",
+        "Die Ansprüche aus den §§ 8, 9 und 13 Absatz 3 verjähren in sechs Monaten. Andere Ansprüche verjähren "
+        "ohne Rücksicht auf die Kenntnis in drei Jahren von der Entstehung an.",
+    )
+    claims = hit(
+        "UWG 2004 §8",
+        "Wer eine unzulässige geschäftliche Handlung vornimmt, kann auf Beseitigung in Anspruch genommen werden. "
+        "Der Anspruch auf Unterlassung besteht bereits dann, wenn eine Zuwiderhandlung droht.",
+        rank=2,
+        score=0.5,
+    )
+    question = "Wann verjähren Unterlassungsansprüche?"
+    ranked = rank(question, candidates([limits, claims]), None)
+    best = ranked[0]
+    assert best.text.startswith("Die Ansprüche aus den §§ 8, 9")
+    assert "unterlassungsanspruch" in best.covered_keys and "unterlassungsanspruch" not in best.said_keys
+    residual = next(c for c in ranked if c.text.startswith("Andere Ansprüche"))
+    assert "unterlassungsanspruch" not in residual.covered_keys
+    evidence, _, _, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "answerable"
+    assert [c.text[:24] for c in evidence] == ["Die Ansprüche aus den §§", "Der Anspruch auf Unterla"]
+    # a false premise about them is corrected from the sentence that refers to them
+    premise = "Unterlassungsansprüche verjähren doch erst nach einem Jahr?"
+    evidence, correction, _, outcome = _choose(premise, rank(premise, candidates([limits, claims]), None), survey=False)
+    assert outcome == "false_premise" and correction is not None and correction.stated == "in sechs Monaten"
+    # without the provision in the context, the reference says nothing of what it names
+    alone = rank(question, candidates([limits]), None)
+    assert all("unterlassungsanspruch" not in c.covered_keys for c in alone)
+
+
+def test_a_case_the_question_names_is_covered_by_the_list_of_the_provision_referred_to() -> None:
+    """„wegen eines in § 1 genannten Grundes" covers „wegen meines Alters" where § 1 lists the Alter among them."""
+    office = hit(
+        "AGG §27",
+        "Wer der Ansicht ist, wegen eines in § 1 genannten Grundes benachteiligt worden zu sein, kann sich an die "
+        "Antidiskriminierungsstelle des Bundes wenden.",
+    )
+    aim = hit(
+        "AGG §1",
+        "Ziel des Gesetzes ist, Benachteiligungen aus Gründen der Rasse oder wegen des Alters zu verhindern.",
+        rank=2,
+        score=0.4,
+    )
+    question = "An wen kann ich mich wenden, wenn ich wegen meines Alters benachteiligt werde?"
+    ranked = rank(question, candidates([office, aim]), None)
+    assert ranked[0].hit.entry_id == "AGG §27" and "alter" in ranked[0].covered_keys
+    evidence, _, _, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "answerable" and [c.hit.entry_id for c in evidence] == ["AGG §27", "AGG §1"]
+    # a provision that does not say the noun the reference names says nothing of it
+    other = hit("AGG §1", "Das Gesetz gilt auch wegen des Alters.", rank=2, score=0.4)
+    assert "alter" not in rank(question, candidates([office, other]), None)[0].covered_keys

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from stores.text.references import named_by_reference, provision_references, referenced_ids
+from stores.text.references import (
+    named_by_reference,
+    provision_references,
+    qualified_by_reference,
+    referenced_ids,
+)
 
 
 @pytest.mark.parametrize(
@@ -45,3 +50,14 @@ def test_a_noun_named_only_by_reference_comes_with_its_provisions() -> None:
     # a reference that narrows down a noun which says what it is about, or stands alone
     assert named_by_reference("Voraussetzung für den Zugang zur Ausbildung nach § 4 ist der Hauptschulabschluss.") == []
     assert named_by_reference("§ 5 gilt entsprechend.") == []
+
+
+def test_a_noun_narrowed_down_by_a_reference_comes_with_its_provisions() -> None:
+    text = "Die Ansprüche aus den §§ 8, 9 und 13 Absatz 3 verjähren in sechs Monaten."
+    assert qualified_by_reference(text) == [("Ansprüche", [("§", "8"), ("§", "9"), ("§", "13")])]
+    assert qualified_by_reference("Unternehmer im Sinne des § 2 Absatz 1 sind …") == [("Unternehmer", [("§", "2")])]
+    assert qualified_by_reference("Die Ausbildung nach § 4 dauert drei Jahre.") == [("Ausbildung", [("§", "4")])]
+    # a reference after a verb or a preposition alone, or to another act, narrows no noun
+    assert qualified_by_reference("wer entgegen § 5 eine Angabe nicht macht") == []
+    assert qualified_by_reference("Die Frist nach § 13 des Unterlassungsklagengesetzes gilt.") == []
+    assert qualified_by_reference("§ 5 gilt entsprechend.") == []
