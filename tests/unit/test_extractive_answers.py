@@ -1308,17 +1308,20 @@ def test_the_margins_of_a_multi_part_question_are_measured_per_part() -> None:
     assert two_parts.sentences_used == 2 and whole < 0.1 < two_parts.score_margin
 
 
+# AGG §1, the provision the other AGG sections name their grounds by („wegen eines in § 1 genannten Grundes")
+AGG_GROUNDS = hit(
+    "AGG §1",
+    "Ziel des Gesetzes ist, Benachteiligungen aus Gründen der Rasse oder wegen des Alters zu verhindern.",
+    rank=2,
+    score=0.4,
+)
+
+
 def test_a_key_word_named_only_by_a_provision_in_context_is_said_by_that_provision() -> None:
     """„wegen eines in § 1 genannten Grundes" does not say which grounds; § 1, beside it in the context, does."""
     ban = hit("AGG §7", "Beschäftigte dürfen nicht wegen eines in § 1 genannten Grundes benachteiligt werden.")
-    aim = hit(
-        "AGG §1",
-        "Ziel des Gesetzes ist, Benachteiligungen aus Gründen der Rasse oder wegen des Alters zu verhindern.",
-        rank=2,
-        score=0.4,
-    )
     question = "Aus welchen Gründen darf man nach dem AGG nicht benachteiligt werden?"
-    ranked = rank(question, candidates([ban, aim]), None)
+    ranked = rank(question, candidates([ban, AGG_GROUNDS]), None)
     assert ranked[0].hit.entry_id == "AGG §7"
     evidence, _, _, outcome = _choose(question, ranked, survey=False)
     assert outcome == "answerable" and [c.hit.entry_id for c in evidence] == ["AGG §7", "AGG §1"]
@@ -1372,14 +1375,8 @@ def test_a_case_the_question_names_is_covered_by_the_list_of_the_provision_refer
         "Wer der Ansicht ist, wegen eines in § 1 genannten Grundes benachteiligt worden zu sein, kann sich an die "
         "Antidiskriminierungsstelle des Bundes wenden.",
     )
-    aim = hit(
-        "AGG §1",
-        "Ziel des Gesetzes ist, Benachteiligungen aus Gründen der Rasse oder wegen des Alters zu verhindern.",
-        rank=2,
-        score=0.4,
-    )
     question = "An wen kann ich mich wenden, wenn ich wegen meines Alters benachteiligt werde?"
-    ranked = rank(question, candidates([office, aim]), None)
+    ranked = rank(question, candidates([office, AGG_GROUNDS]), None)
     assert ranked[0].hit.entry_id == "AGG §27" and "alter" in ranked[0].covered_keys
     evidence, _, _, outcome = _choose(question, ranked, survey=False)
     assert outcome == "answerable" and [c.hit.entry_id for c in evidence] == ["AGG §27", "AGG §1"]
