@@ -531,20 +531,12 @@ def _same_matter(a: Candidate, b: Candidate) -> bool:
 
 
 def _dimension(variants: Sequence[Candidate]) -> Dimension:
-    """What the variants differ in: the first dimension whose words differ between them (Vollzeit / Teilzeit). The
-    unit a length of time is written in is its value, not a case: „fünf Jahre" and „neun Monate" differ in no
-    Zeitraum."""
+    """What the variants differ in: the first dimension whose words differ between them (Vollzeit / Teilzeit)."""
     for dimension, markers in _DIMENSIONS:
-        seen = {frozenset(markers & _case_words(c)) for c in variants}
+        seen = {frozenset(markers & (c.terms | {q.unit for q in quantities(c.text)})) for c in variants}
         if len(seen) > 1:
             return dimension
     return "fall"
-
-
-def _case_words(candidate: Candidate) -> frozenset[str]:
-    """The sentence's terms and the units of its values, without the units its lengths of time are written in."""
-    values = quantities(candidate.text)
-    return (candidate.terms - {q.written_in for q in values}) | {q.unit for q in values}
 
 
 def _variants_within(question: str, best: Candidate) -> Dimension | None:
