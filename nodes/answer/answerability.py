@@ -271,7 +271,9 @@ def _choose(
         # one block's sentences with different values and no dimension between them are a rule and its
         # condition („6 Wochen" … „seit mindestens vier Wochen"), not variants
         if dimension != "fall" or len({c.hit.entry_id for c in variants}) > 1:
-            return variants, None, dimension, "missing_context"
+            # „in zehn Jahren" beside „in sechs Monaten" differ in a Zeitraum only by their values' units: the
+            # follow-up asks for the case, not for a period the asker could name
+            return variants, None, _dimension(variants, units_as_cases=False), "missing_context"
     chosen = [best]
     within = None if asked_units else _variants_within(question, best)
     if within is not None:
@@ -530,13 +532,22 @@ def _same_matter(a: Candidate, b: Candidate) -> bool:
     )
 
 
-def _dimension(variants: Sequence[Candidate]) -> Dimension:
-    """What the variants differ in: the first dimension whose words differ between them (Vollzeit / Teilzeit)."""
+def _dimension(variants: Sequence[Candidate], *, units_as_cases: bool = True) -> Dimension:
+    """What the variants differ in: the first dimension whose words differ between them (Vollzeit / Teilzeit);
+    without ``units_as_cases``, the unit a length of time is written in („Jahren", „Monaten") is no such word."""
     for dimension, markers in _DIMENSIONS:
-        seen = {frozenset(markers & (c.terms | {q.unit for q in quantities(c.text)})) for c in variants}
+        seen = {frozenset(markers & _case_words(c, units_as_cases)) for c in variants}
         if len(seen) > 1:
             return dimension
     return "fall"
+
+
+def _case_words(candidate: Candidate, units_as_cases: bool) -> frozenset[str]:
+    """The sentence's terms and the units of its values, without (unless ``units_as_cases``) the units its lengths of
+    time are written in."""
+    values = quantities(candidate.text)
+    lengths = frozenset() if units_as_cases else frozenset(q.written_in for q in values)
+    return (candidate.terms - lengths) | {q.unit for q in values}
 
 
 def _variants_within(question: str, best: Candidate) -> Dimension | None:

@@ -417,6 +417,39 @@ def test_a_follow_up_question_shows_the_other_cases_its_block_states() -> None:
     assert dimension == "fall" and len(evidence) == 1
 
 
+def test_lengths_of_time_in_different_units_ask_for_the_case_not_a_zeitraum() -> None:
+    """„fünf Jahre" beside „neun Monate" differ in their values, not in a period the asker could name: both are shown
+    and the follow-up asks which case applies; a value per month beside one per year still asks for the Zeitraum."""
+    term = hit("GG Art54", "Das Amt des Bundespräsidenten dauert fünf Jahre.")
+    defence = hit(
+        "GG Art115h",
+        "Die im Verteidigungsfalle ablaufende Amtszeit des Bundespräsidenten sowie bei vorzeitiger Erledigung seines "
+        "Amtes die Wahrnehmung seiner Befugnisse durch den Präsidenten des Bundesrates enden neun Monate nach "
+        "Beendigung des Verteidigungsfalles.",
+        rank=2,
+    )
+    question = "Wie lange ist der Bundespräsident im Amt?"
+    ranked = rank(question, candidates([term, defence]), None)
+    ranked = [replace(c, score=1.0 if c.hit.entry_id == "GG Art54" else 0.95) for c in ranked]
+    evidence, _, dimension, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "missing_context" and dimension == "fall" and len(evidence) == 2
+    # one block's two periods stay variants of one rule, shown together
+    limits = hit(
+        "UWG 2004 §11",
+        "Schadensersatzansprüche verjähren in zehn Jahren von ihrer Entstehung an. Schadensersatzansprüche aus § 9 "
+        "verjähren in sechs Monaten.",
+    )
+    asked = "Wann verjähren Schadensersatzansprüche?"
+    ranked = [replace(c, score=1.0) for c in rank(asked, candidates([limits]), None)]
+    evidence, _, dimension, outcome = _choose(asked, ranked, survey=False)
+    assert outcome == "missing_context" and dimension == "fall" and len(evidence) == 2
+    monthly = hit("lb-a", "Der Zuschuss zum Jobticket beträgt 50 € pro Monat.")
+    yearly = hit("lb-b", "Der Zuschuss zum Jobticket beträgt 500 € pro Jahr.", rank=2)
+    asked = "Wie hoch ist der Zuschuss zum Jobticket?"
+    ranked = [replace(c, score=1.0) for c in rank(asked, candidates([monthly, yearly]), None)]
+    assert _choose(asked, ranked, survey=False)[2:] == ("zeitraum", "missing_context")
+
+
 def test_variants_of_one_rule_ask_back_for_the_missing_context() -> None:
     question = "Wie viele Urlaubstage habe ich?"
     ranked = rank(question, candidates([URLAUB, BILDUNG]), None)
