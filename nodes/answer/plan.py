@@ -12,6 +12,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, ValidationError
 
 from nodes.answer.context import AnswerContext
+from nodes.answer.premise import QUESTION_WORD
 from nodes.answer.prompts import PLANNER_SYSTEM_PROMPT
 from nodes.answer.runtime import context_of, usage_of
 from nodes.answer.services import AnswerServices
@@ -29,7 +30,6 @@ _DECISION = regex.compile(
     r"(?i)\b(?:lohnt\s+sich|besser|günstig(?:er|ste\w*)|optimal\w*|vorteilhaft\w*|"
     r"(?:soll|sollte)\s+ich|vergleich\w*|unterschied\w*|entweder)\b"
 )
-_QUESTION_WORD = regex.compile(r"(?i)\b(?:wie|was|wann|wo|wer|welche\w*|warum|wieso|weshalb|wieviel\w*)\b")
 LONG_QUESTION_WORDS = 25
 
 
@@ -46,7 +46,7 @@ def classify_question(question: str) -> tuple[bool, QuestionType]:
         return True, "survey"
     if _DECISION.search(question):
         return True, "decision"
-    multi_part = question.count("?") > 1 or len(_QUESTION_WORD.findall(question)) > 1
+    multi_part = question.count("?") > 1 or len(QUESTION_WORD.findall(question)) > 1
     return multi_part or len(question.split()) > LONG_QUESTION_WORDS, "specific"
 
 

@@ -77,6 +77,12 @@ _BOUND: Final = regex.compile(
 _LOWER_BOUNDS: Final = frozenset({"mehr als", "länger als", "über", "mindestens", "ab"})
 _INCLUSIVE_BOUNDS: Final = frozenset({"mindestens", "ab", "bis zu", "höchstens"})
 _CONDITION: Final = regex.compile(r"\b(?:wenn|falls|sofern|solange)\b[^,;?]*$", regex.IGNORECASE)
+# „bei vier Arbeitstagen", „bei einer 30-Stunden-Woche": the circumstances a value question is asked for
+_CIRCUMSTANCE: Final = regex.compile(
+    r"\bbei\s+(?:(?:der|die|das|den|dem|des|einer?|einem|einen)\s+)?(?:\p{Ll}+\s+)?$", regex.IGNORECASE
+)
+# an interrogative: a question that asks for something, not whether (also read by the planner)
+QUESTION_WORD: Final = regex.compile(r"(?i)\b(?:wie|was|wann|wo|wer|welche\w*|warum|wieso|weshalb|wieviel\w*)\b")
 # „mehrmals", „mehrfache": more than once, a bound every count from two on is a case of
 _REPEATEDLY: Final = regex.compile(r"(?i)\bmehr(?:mal|fach)")
 _ORDINAL: Final = regex.compile(r"^(?:\d+\.|\p{L}+te[nmrs]?)\s")
@@ -358,6 +364,17 @@ def bound_case(question: str, asked: Quantity, sentence: str, stated: Quantity) 
     return (a > b or (inclusive and a == b)) if word in _LOWER_BOUNDS else (a < b or (inclusive and a == b))
 
 
+def asker_case(question: str, asked: Quantity) -> bool:
+    """Whether the value describes the asker's own circumstances in a question that asks for something else
+    („Wie viele Urlaubstage bekomme ich bei vier Arbeitstagen pro Woche?", „…, wenn ich vier Tage arbeite?"): the
+    question claims nothing with it, so a KB sentence with another case („Wer an drei Tagen … arbeitet") does not
+    contradict it. In a yes/no question the condition is what is asked („…, wenn ich 3 Tage … brauche?")."""
+    at = question.find(asked.text)
+    if at < 0 or not QUESTION_WORD.search(question):
+        return False
+    return _CIRCUMSTANCE.search(question[:at]) is not None or _CONDITION.search(question[:at]) is not None
+
+
 def repeats(quantity: Quantity) -> bool:
     """A count of times from two on („zweimal", „drei Mal")."""
     value = _value(quantity)
@@ -375,7 +392,8 @@ def first_premise_conflict(
 
     A sentence contradicts an asked quantity when it gives a value of the same unit that agrees with nothing
     the question asks, and states the asked value nowhere. An asked quantity that some of the sentences
-    confirm is no premise ("3 Tage" in "18 Urlaubstage bei 3 Tagen pro Woche"). Sentences after the first
+    confirm is no premise ("3 Tage" in "18 Urlaubstage bei 3 Tagen pro Woche"), nor is the asker's case in a
+    question asking for a value (``asker_case``). Sentences after the first
     ``close`` ones contradict, and confirm, only with a value of the very noun asked about (or an age, head count,
     amount): „spätestens einen Monat" for other dates further down leaves „vier Wochen" open.
     """
@@ -384,7 +402,8 @@ def first_premise_conflict(
     open_premises = [
         a
         for a in asked
-        if not any(
+        if not asker_case(question, a)
+        and not any(
             (a.agrees(q) or bound_case(question, a, sentences[index], q) is True)
             and (close is None or index < close or q.noun == a.noun)
             for index, found in enumerate(stated)

@@ -201,6 +201,24 @@ def test_a_case_of_a_bound_is_no_premise(question: str, sentence: str, corrected
     assert (premise_conflict(question, sentence) is not None) == corrected
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Wie viele Urlaubstage bekomme ich bei vier Arbeitstagen pro Woche?",
+        "Wie viel Urlaub bekomme ich, wenn ich vier Tage pro Woche arbeite?",
+        "Warum bekomme ich bei vier Arbeitstagen weniger Urlaub?",
+    ],
+)
+def test_the_askers_case_in_a_question_for_a_value_is_no_premise(question: str) -> None:
+    """„Laut Wissensbasis nicht vier Arbeitstagen, sondern 18 Urlaubstage" would correct the asker's own week."""
+    sentence = "Wer an drei Tagen pro Woche arbeitet, erhält 18 Urlaubstage."
+    assert premise_conflict(question, sentence) is None
+    # a value the question claims beside its case is still a premise; so is the case a yes/no question asks about
+    conflict = premise_conflict("Warum bekomme ich bei vier Arbeitstagen nur 15 Urlaubstage?", sentence)
+    assert conflict is not None and conflict.asked.text.startswith("15")
+    assert premise_conflict("Bekomme ich Urlaub, wenn ich vier Tage pro Woche arbeite?", sentence) is not None
+
+
 def test_of_two_values_alike_the_one_beside_the_question_s_matter_corrects() -> None:
     sentence = (
         "Daneben ist eine Freistellung von bis zu sechs Monaten (Pflegezeit) oder eine Reduzierung auf mindestens "
