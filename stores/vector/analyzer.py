@@ -16,8 +16,9 @@ from typing import Final
 
 import regex
 import simplemma
+from wordfreq import zipf_frequency
 
-ANALYZER_VERSION: Final = "de-1"
+ANALYZER_VERSION: Final = "de-2"
 
 # Numbers first (so "28,5" and "1.234,56" stay whole), then words with inner hyphens/apostrophes,
 # then the two symbols whose meaning matters in payroll texts.
@@ -90,19 +91,34 @@ def _compound_parts(word: str) -> tuple[str, ...]:
 
     Naive on purpose: among the cuts whose parts are both known words (a linking element such as the
     Fugen-s may sit between), the most balanced one wins, which keeps ``führer|schein`` over ``führ|erschein``.
+    Where a linking „s" may also open the head (``arbeit|stag`` / ``arbeits|tag``, ``gegen|stand`` /
+    ``gegens|tand``), the head that is the commoner noun wins.
     """
     if len(word) < _MIN_COMPOUND or "-" in word:
         return ()
-    best: tuple[int, str, str] | None = None
+    stems: dict[str, str] = {}  # head → the stem before it
     for cut in range(_MIN_PART, len(word) - _MIN_HEAD + 1):
         modifier, head = word[:cut], word[cut:]
         if not _known(head):
             continue
-        stems = [modifier] + [modifier.removesuffix(x) for x in _LINKING if modifier.endswith(x)]
-        stem = next((s for s in stems if len(s) >= _MIN_HEAD and _known(s)), None)
-        if stem is not None and (best is None or len(stem) * len(head) > best[0]):
-            best = (len(stem) * len(head), stem, head)
-    return () if best is None else (_lemma(best[1]), _lemma(best[2]))
+        forms = [modifier] + [modifier.removesuffix(x) for x in _LINKING if modifier.endswith(x)]
+        stem = next((s for s in forms if len(s) >= _MIN_HEAD and _known(s)), None)
+        if stem is not None:
+            stems[head] = stem
+    for head in [h for h in stems if h.startswith("s") and h[1:] in stems]:
+        del stems[head if _as_head(head[1:]) > _as_head(head) else head[1:]]
+    best = max(((stem, head) for head, stem in stems.items()), key=lambda r: len(r[0]) * len(r[1]), default=None)
+    return () if best is None else (_lemma(best[0]), _lemma(best[1]))
+
+
+def _as_head(word: str) -> tuple[bool, float]:
+    """How likely ``word`` heads a compound: a noun („Steuer", not „teuer"), then how common the word is."""
+    return _noun(word), zipf_frequency(word, "de")
+
+
+@lru_cache(maxsize=200_000)
+def _noun(word: str) -> bool:
+    return str(simplemma.lemmatize(word[:1].upper() + word[1:], lang="de"))[:1].isupper()
 
 
 @lru_cache(maxsize=200_000)

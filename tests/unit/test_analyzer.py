@@ -54,6 +54,26 @@ def test_long_compounds_add_their_parts() -> None:
     assert set(analyze("Führerschein")) >= {"fuhrer", "schein"}  # the balanced cut, not führ|erschein
 
 
+@pytest.mark.parametrize(
+    ("word", "head"),
+    [
+        # the linking „s" belongs to the modifier …
+        ("Arbeitstage", "tag"),
+        ("Krankheitstag", "tag"),
+        ("Bundestages", "tag"),
+        ("Gesundheitsamt", "amt"),
+        ("Monatsende", "ende"),
+        ("Prüfungsteil", "teil"),
+        # … unless the head that keeps it is the commoner noun
+        ("Gegenstand", "stand"),
+        ("Lohnsteuer", "steur"),  # „teuer" is no noun
+    ],
+)
+def test_a_linking_s_goes_where_the_head_is_the_commoner_noun(word: str, head: str) -> None:
+    """„Arbeitstage" shares „Tag" with „Kalendertag", not „Stag"."""
+    assert analyze(word)[-1] == head
+
+
 def test_query_and_document_vectors_follow_bm25() -> None:
     analyzer = GermanAnalyzer()
     doc = analyzer.document_vector("Urlaub Urlaub Urlaub Gehalt")
