@@ -17,6 +17,7 @@ from typing import Final
 import regex
 
 from nodes.answer.evidence import shortens
+from nodes.answer.premise import WORD
 from stores.kb.models import Hit
 
 _SECTION_MARK: Final = regex.compile(r"\s+(?:§|Art\b|Artikel\b|Anhang\b|Anlage\b)\S*$")
@@ -32,7 +33,6 @@ _CUES: Final = (
     r"|§§?\s*\d+\w*|Art\.?\s*\d+\w*"
 )
 _CUE: Final = regex.compile(rf"(?i)(?:{_CUES})\s+$")
-_WORD: Final = regex.compile(r"\p{L}[\p{L}\p{M}-]*")
 _INFLECTION: Final = ("es", "s")
 _NEGATION: Final = regex.compile(r"(?i)\b(?:nicht|kein\w*)\b(?:\W+\w+){0,3}\W+$")
 MIN_WORK_WORD: Final = 8  # a work is named by its first word only where that word is a specific compound
@@ -66,7 +66,7 @@ def named_acts(question: str, hits: Sequence[Hit]) -> list[str]:
     """The act names the question attributes something to, in order of appearance."""
     known = _known_names(hits)
     found: list[str] = []
-    for match in _WORD.finditer(question):
+    for match in WORD.finditer(question):
         word = match.group(0)
         if not _CUE.search(question[: match.start()]):
             continue
@@ -150,7 +150,7 @@ def _abbreviates(abbreviation: str, name: str) -> bool:
 
 
 def _words(text: str) -> list[str]:
-    return [w.group(0) for w in _WORD.finditer(text)]
+    return [w.group(0) for w in WORD.finditer(text)]
 
 
 def _stem(name: str) -> str:

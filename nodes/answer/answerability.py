@@ -39,6 +39,7 @@ from nodes.answer.evidence import (
     word_weights,
 )
 from nodes.answer.premise import (
+    WORD,
     contradicting_values,
     distinct_values,
     first_premise_conflict,
@@ -259,7 +260,15 @@ def _choose(
     peers = [c for c in ranked[:MAX_SENTENCES] if c.key_coverage >= best.key_coverage]
     # variants answer the question in each case only where they cover it: a question that names more than they
     # say („… wenn eine Bank Auskunftsverlangen falsch behandelt?" beside three acts' fines) takes the usual path
-    variants = _unique([c for c in peers if c.score >= TIED * best.score and _same_matter(c, best)])[:MAX_VARIANTS]
+    # and only where they say the same of it: sentences that each say a key word the other lacks answer a question
+    # that names both cases („als Schwerbehinderter bei einer Fünftagewoche"), together
+    variants = _unique(
+        [
+            c
+            for c in peers
+            if c.score >= TIED * best.score and _same_matter(c, best) and c.covered_keys == best.covered_keys
+        ]
+    )[:MAX_VARIANTS]
     variants = variants if best.key_coverage >= PARTIAL_COVERAGE else []
     # „Welche Mehrheit braucht der Bundestag dafür?": what „dafür" stands for decides which of the equally good
     # provisions answers, so they are shown side by side and the user is asked what is meant
@@ -558,7 +567,14 @@ def _variants_within(question: str, best: Candidate) -> Dimension | None:
     dimension word of its own the question does not use („600 € brutto, bei Teilzeit anteilig")."""
     asked = frozenset(analyze(question))
     marked = next(
-        (d for d, markers in _DIMENSIONS if d in STRONG_DIMENSIONS and markers & best.lemmas and not markers & asked),
+        (
+            d
+            for d, markers in _DIMENSIONS
+            if d in STRONG_DIMENSIONS
+            and markers & best.lemmas
+            and not markers & asked
+            and not _names_beside(question, best.text, markers)
+        ),
         None,
     )
     values = quantities(best.text)
@@ -571,6 +587,16 @@ def _variants_within(question: str, best: Candidate) -> Dimension | None:
     if several:
         return None if _names_a_case(question, best.text, values[0].text) else marked or "fall"
     return marked if marked is not None and expected_answer_type(question) is not None else None
+
+
+def _names_beside(question: str, sentence: str, markers: frozenset[str]) -> bool:
+    """A key word of the question that the sentence says right beside a dimension word names that case in the
+    sentence's own words („in Vollzeit (Fünftagewoche)" for „… bei einer Fünftagewoche?")."""
+    words = [frozenset(analyze(word)) for word in WORD.findall(sentence)]
+    beside = frozenset().union(
+        *(words[j] for i, terms in enumerate(words) if terms & markers for j in (i - 1, i + 1) if 0 <= j < len(words))
+    )
+    return any(coverage(w, beside) >= COVERED for w in question_words(question) if w.key and not w.number)
 
 
 def _names_a_case(question: str, sentence: str, first_value: str) -> bool:

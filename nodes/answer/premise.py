@@ -62,7 +62,7 @@ _TOKEN: Final = regex.compile(
     r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,])|\d+(?:[.,]\d+)*|§§?|%|€|\p{L}[\p{L}\p{M}]*|[.\-,]"
 )
 _YEAR: Final = regex.compile(r"^(19|20)\d\d$")
-_WORD: Final = regex.compile(r"\p{L}[\p{L}\p{M}-]*")
+WORD: Final = regex.compile(r"\p{L}[\p{L}\p{M}-]*")  # a word with its inner hyphens
 _MAX_AGE: Final = 130
 SAME_ORDER: Final = 10
 SAME_LENGTH: Final = 0.1  # durations in different units agree within this share ("vier Wochen" ≈ "einem Monat")
@@ -433,9 +433,9 @@ def _matter_distance(question: str, sentence: str) -> Callable[[Quantity], int]:
     left out): of two values alike, the one beside the question's matter answers it („… bis zu sechs Monaten
     (Pflegezeit) … für bis zu 24 Monate (Familienpflegezeit)" for a question about Familienpflegezeit)."""
     units = {term for quantity in quantities(question) for term in analyze(quantity.text)}
-    asked = {terms[0] for word in _WORD.findall(question) if (terms := analyze(word)) and terms[0] not in units}
+    asked = {terms[0] for word in WORD.findall(question) if (terms := analyze(word)) and terms[0] not in units}
     spans: list[tuple[int, int]] = [
-        (m.start(), m.end()) for m in _WORD.finditer(sentence) if (terms := analyze(m.group(0))) and terms[0] in asked
+        (m.start(), m.end()) for m in WORD.finditer(sentence) if (terms := analyze(m.group(0))) and terms[0] in asked
     ]
 
     def distance(quantity: Quantity) -> int:

@@ -463,6 +463,28 @@ def test_variants_of_one_rule_ask_back_for_the_missing_context() -> None:
     assert outcome == "answerable" and dimension is None and "30 Arbeitstage" in evidence[0].text
 
 
+def test_sentences_that_each_say_a_case_the_question_names_answer_together() -> None:
+    """„als Schwerbehinderter bei einer Fünftagewoche" names both cases: no „Arbeiten Sie in Vollzeit oder in
+    Teilzeit?" after an answer that gives both."""
+    asked = "Wie viel Urlaub bekomme ich als Schwerbehinderter bei einer Fünftagewoche?"
+    evidence, _, dimension, outcome = _choose(asked, rank(asked, candidates([URLAUB, BILDUNG]), None), survey=False)
+    assert outcome == "answerable" and dimension is None
+    texts = " ".join(c.text for c in evidence)
+    assert "30 Arbeitstage" in texts and "zusätzlich 5 Arbeitstage" in texts
+    # as good as each other, each saying one of the two cases: still no variants to choose between
+    both = hit(
+        "lb-url-01",
+        URLAUB.text.replace(
+            "Schwerbehinderte erhalten zusätzlich 5 Arbeitstage.",
+            "Schwerbehinderte Beschäftigte erhalten zusätzlich 5 Arbeitstage Erholungsurlaub.",
+        ),
+    )
+    ranked = rank(asked, candidates([both, BILDUNG]), None)
+    assert ranked[0].key_coverage == ranked[1].key_coverage and ranked[0].covered_keys != ranked[1].covered_keys
+    evidence, _, dimension, outcome = _choose(asked, ranked, survey=False)
+    assert outcome == "answerable" and dimension is None and len(evidence) == 2
+
+
 def test_a_sentence_that_names_the_best_one_by_its_number_joins_it() -> None:
     """„Klagen nach Satz 1 können auch …" widens the best sentence: an answer without it would say only half."""
     venue = hit(
