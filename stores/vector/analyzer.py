@@ -33,6 +33,8 @@ _LINKING: Final = ("s", "es", "n", "en", "er", "e")
 _MIN_COMPOUND: Final = 10
 _MIN_PART: Final = 4
 _MIN_HEAD: Final = 3
+# how much commoner (Zipf scale: 1 = ten times) a head must be to take a linking „s" from the other reading
+LINKED_HEAD_MARGIN: Final = 1.0
 
 GERMAN_STOPWORDS: Final = frozenset(
     """
@@ -92,7 +94,7 @@ def _compound_parts(word: str) -> tuple[str, ...]:
     Naive on purpose: among the cuts whose parts are both known words (a linking element such as the
     Fugen-s may sit between), the most balanced one wins, which keeps ``führer|schein`` over ``führ|erschein``.
     Where a linking „s" may also open the head (``arbeit|stag`` / ``arbeits|tag``, ``gegen|stand`` /
-    ``gegens|tand``), the head that is the commoner noun wins.
+    ``gegens|tand``), ``_linked_head_wins`` decides.
     """
     if len(word) < _MIN_COMPOUND or "-" in word:
         return ()
@@ -106,14 +108,19 @@ def _compound_parts(word: str) -> tuple[str, ...]:
         if stem is not None:
             stems[head] = stem
     for head in [h for h in stems if h.startswith("s") and h[1:] in stems]:
-        del stems[head if _as_head(head[1:]) > _as_head(head) else head[1:]]
+        del stems[head if _linked_head_wins(head[1:], head) else head[1:]]
     best = max(((stem, head) for head, stem in stems.items()), key=lambda r: len(r[0]) * len(r[1]), default=None)
     return () if best is None else (_lemma(best[0]), _lemma(best[1]))
 
 
-def _as_head(word: str) -> tuple[bool, float]:
-    """How likely ``word`` heads a compound: a noun („Steuer", not „teuer"), then how common the word is."""
-    return _noun(word), zipf_frequency(word, "de")
+def _linked_head_wins(linked: str, whole: str) -> bool:
+    """Whether the head after a linking „s" (``tag``) beats the head that keeps it (``stag``): a noun beats a word
+    of another kind, and of two nouns the linked one only where its lemma is far commoner (``tag`` over ``stag``,
+    ``ende`` over ``sende``; not ``panne`` over ``spanne``, ``turm`` over ``sturm``). Frequency cannot tell every
+    pair: „Antragsteller" gets ``teller``, „Bundesamt" keeps ``samt``."""
+    if _noun(linked) != _noun(whole):
+        return _noun(linked)
+    return zipf_frequency(_lemma(linked), "de") - zipf_frequency(_lemma(whole), "de") >= LINKED_HEAD_MARGIN
 
 
 @lru_cache(maxsize=200_000)
