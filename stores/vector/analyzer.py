@@ -18,7 +18,7 @@ import regex
 import simplemma
 from wordfreq import zipf_frequency
 
-ANALYZER_VERSION: Final = "de-2"
+ANALYZER_VERSION: Final = "de-3"
 
 # Numbers first (so "28,5" and "1.234,56" stay whole), then words with inner hyphens/apostrophes,
 # then the two symbols whose meaning matters in payroll texts.
