@@ -310,8 +310,15 @@ def _choose(
         )
         qualifies = _qualifies(candidate, best, paragraph)
         wanted = new or gives_value or completes or qualifies
-        # about the question nearly as much as the best one, unless it covers more of its key content
-        more = bool(new) and candidate.key_coverage > best.key_coverage
+        # about the question nearly as much as the best one, unless it covers more of its key content, or as much
+        # of it, tied with the best and with another value of its kind: the other case the question names („als
+        # Schwerbehinderter bei einer Fünftagewoche": „zusätzlich 5 Arbeitstage" and „30 Arbeitstage")
+        other_case = (
+            candidate.key_coverage == best.key_coverage
+            and candidate.score >= TIED * best.score
+            and contradicting_values(candidate.text, best.text)
+        )
+        more = bool(new) and (candidate.key_coverage > best.key_coverage or other_case)
         near = more or qualifies or _cosine_within(candidate, best, cosine_within)
         if wanted and near and candidate.score >= close * best.score and not _overlaps(candidate.text, chosen):
             chosen.insert(0 if gives_value else len(chosen), candidate)

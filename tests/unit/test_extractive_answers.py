@@ -483,6 +483,10 @@ def test_sentences_that_each_say_a_case_the_question_names_answer_together() -> 
     assert ranked[0].key_coverage == ranked[1].key_coverage and ranked[0].covered_keys != ranked[1].covered_keys
     evidence, _, dimension, outcome = _choose(asked, ranked, survey=False)
     assert outcome == "answerable" and dimension is None and len(evidence) == 2
+    # the other case joins even where it is less like the question than a further sentence may be
+    far = [replace(c, cosine=0.9 if i == 0 else 0.8) for i, c in enumerate(ranked)]
+    evidence, _, _, _ = _choose(asked, far, survey=False, cosine_within=0.05)
+    assert len(evidence) == 2
 
 
 def test_a_sentence_that_names_the_best_one_by_its_number_joins_it() -> None:
