@@ -107,8 +107,9 @@ def _compound_parts(word: str) -> tuple[str, ...]:
         stem = next((s for s in forms if len(s) >= _MIN_HEAD and _known(s)), None)
         if stem is not None:
             stems[head] = stem
-    for head in [h for h in stems if h.startswith("s") and h[1:] in stems]:
-        del stems[head if _linked_head_wins(head[1:], head) else head[1:]]
+    for head in [h for h in stems if h.startswith("s")]:
+        if head in stems and head[1:] in stems:  # an earlier pair („ss…") may have removed one of them
+            del stems[head if _linked_head_wins(head[1:], head) else head[1:]]
     best = max(((stem, head) for head, stem in stems.items()), key=lambda r: len(r[0]) * len(r[1]), default=None)
     return () if best is None else (_lemma(best[0]), _lemma(best[1]))
 
