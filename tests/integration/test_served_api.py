@@ -83,8 +83,11 @@ def served(
 
 
 @pytest.fixture
-def tenants(served: tuple[ServedApi, Tenants]) -> Tenants:
-    return served[1]
+def tenants(served: tuple[ServedApi, Tenants]) -> Iterator[Tenants]:
+    api, tenants = served
+    yield tenants
+    if api.process is not None and api.process.poll() is not None:  # say why, not just "connection refused" later
+        pytest.fail(f"the server exited during the test ({api.process.returncode}):\n{api.log_tail()}")
 
 
 def test_no_key_or_a_wrong_key_gets_401_with_a_code(tenants: Tenants) -> None:
