@@ -159,7 +159,7 @@ def assess_answerability(
     # counts everything the question says, so an answer in the question's own unit covers more of it
     words = question_words(question, with_units=True)
     found = candidates(state["context_blocks"])
-    ranked = rank(question, found, services.embedder)
+    ranked = _matter_first(rank(question, found, services.embedder), words)
     parts = question_parts(question)
     by_part = [rank(text, found, services.embedder, part) for text, part in parts] if len(parts) > 1 else []
     survey = state.get("question_type") == "survey"
@@ -294,13 +294,17 @@ def _choose(
     # the best sentence lacks the kind of value asked („Wie oft …?"): the best one about the matter that gives it
     # joins (near the best one, like any further sentence), and goes first — it states the fact, the best the context
     valued = best.gives_type is not False
+    words = question_words(question)
+    asked = {w.terms[0] for w in words if w.asked}
     for candidate in ranked[1:]:
         if len(chosen) >= MAX_SENTENCES or candidate.score < FURTHER_SAME_BLOCK * best.score:
             break
         same_block = candidate.hit.entry_id == best.hit.entry_id
         close = FURTHER_SAME_BLOCK if same_block else FURTHER_OTHER_BLOCK
-        new = candidate.said_keys - covered
-        gives_value = not valued and bool(candidate.gives_type)
+        # the kind of value asked, said in another block by a sentence about nothing else the question names, is a
+        # value of another matter (see ``_matter_first``)
+        new = candidate.said_keys - covered - (set() if same_block else asked)
+        gives_value = not valued and bool(candidate.gives_type) and (same_block or bool(candidate.covered_keys - asked))
         # a sentence of the best's block, nearly as good, that says a question word none of the chosen says: the
         # rule's consequence beside its condition („… privat nutzen." and „… wird mit 1 % … versteuert …")
         completes = (
@@ -325,7 +329,7 @@ def _choose(
             covered |= new
             said |= candidate.said_words
             valued = valued or gives_value
-    resolving = _resolving(best, ranked, question_words(question))
+    resolving = _resolving(best, ranked, words)
     if resolving is not None and len(chosen) < MAX_SENTENCES and not _overlaps(resolving.text, chosen):
         chosen.append(resolving)
     return chosen, None, None, "answerable"
@@ -425,6 +429,18 @@ def _gives_asked_value(evidence: Sequence[Candidate], best: Candidate | None, *,
         return best is not None and best.gives_type is not False
     answered = [c.gives_type is not False for c in evidence]
     return all(answered) if parts else any(answered)
+
+
+def _matter_first(ranked: list[Candidate], words: Sequence[QuestionWord]) -> list[Candidate]:
+    """The best sentence says of the question's key content only the kind of value asked („Tage" of „Wie viele Tage
+    Sonderurlaub …?": „… erhält 18 Urlaubstage"): a sentence nearly as good that says what the question is about
+    leads instead — a value of the kind asked is no answer when it is the value of another matter."""
+    asked = {w.terms[0] for w in words if w.asked}
+    if not ranked or not asked or not ranked[0].covered_keys <= asked:
+        return ranked
+    best = ranked[0]
+    about = next((c for c in ranked[1:MAX_SENTENCES] if c.covered_keys - asked and c.score >= TIED * best.score), None)
+    return ranked if about is None else [about, *(c for c in ranked if c is not about)]
 
 
 def _one_per_part(parts: Sequence[list[Candidate]]) -> list[Candidate]:
