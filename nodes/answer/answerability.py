@@ -26,6 +26,7 @@ from nodes.answer.evidence import (
     COVERED,
     Candidate,
     QuestionWord,
+    asks_a_unit,
     by_block,
     candidates,
     coverage,
@@ -295,14 +296,14 @@ def _choose(
     # joins (near the best one, like any further sentence), and goes first — it states the fact, the best the context
     valued = best.gives_type is not False
     words = question_words(question)
-    asked = {w.terms[0] for w in words if w.asked}
+    asked = _asked_units(words)
     for candidate in ranked[1:]:
         if len(chosen) >= MAX_SENTENCES or candidate.score < FURTHER_SAME_BLOCK * best.score:
             break
         same_block = candidate.hit.entry_id == best.hit.entry_id
         close = FURTHER_SAME_BLOCK if same_block else FURTHER_OTHER_BLOCK
-        # the kind of value asked, said in another block by a sentence about nothing else the question names, is a
-        # value of another matter (see ``_matter_first``)
+        # the unit of the value asked, said in another block by a sentence about nothing else the question names, is
+        # a value of another matter (see ``_matter_first``)
         new = candidate.said_keys - covered - (set() if same_block else asked)
         gives_value = not valued and bool(candidate.gives_type) and (same_block or bool(candidate.covered_keys - asked))
         # a sentence of the best's block, nearly as good, that says a question word none of the chosen says: the
@@ -432,15 +433,20 @@ def _gives_asked_value(evidence: Sequence[Candidate], best: Candidate | None, *,
 
 
 def _matter_first(ranked: list[Candidate], words: Sequence[QuestionWord]) -> list[Candidate]:
-    """The best sentence says of the question's key content only the kind of value asked („Tage" of „Wie viele Tage
-    Sonderurlaub …?": „… erhält 18 Urlaubstage"): a sentence nearly as good that says what the question is about
-    leads instead — a value of the kind asked is no answer when it is the value of another matter."""
-    asked = {w.terms[0] for w in words if w.asked}
+    """The best sentence says of the question's key content only the unit of the value asked („Tage" of „Wie viele
+    Tage Sonderurlaub …?": „… erhält 18 Urlaubstage"): a sentence nearly as good that says what the question is about
+    leads instead — a value in the unit asked is no answer when it is the value of another matter. A noun asked for
+    is a matter of its own („Wie viel Zuschuss …?")."""
+    asked = _asked_units(words)
     if not ranked or not asked or not ranked[0].covered_keys <= asked:
         return ranked
     best = ranked[0]
     about = next((c for c in ranked[1:MAX_SENTENCES] if c.covered_keys - asked and c.score >= TIED * best.score), None)
     return ranked if about is None else [about, *(c for c in ranked if c is not about)]
+
+
+def _asked_units(words: Sequence[QuestionWord]) -> set[str]:
+    return {w.terms[0] for w in words if asks_a_unit(w)}
 
 
 def _one_per_part(parts: Sequence[list[Candidate]]) -> list[Candidate]:

@@ -268,6 +268,12 @@ def _unit_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def asks_a_unit(word: QuestionWord) -> bool:
+    """The word names the kind of value asked and nothing but its unit („wie viele Tage", „wie viel Euro"), no matter
+    of its own („wie viel Zuschuss", „wie viele Urlaubstage")."""
+    return word.asked and any(_unit_only(q) for q in quantities(f"2 {word.word}"))  # read as a value of that unit
+
+
 def _unit_only(quantity: Quantity) -> bool:
     """A plain length of time, an amount of money, a percentage or a head count; „30 Urlaubstage" counts a thing."""
     return quantity.unit in VALUE_UNITS or (bool(quantity.written_in) and quantity.noun == quantity.written_in)
