@@ -433,10 +433,10 @@ def _gives_asked_value(evidence: Sequence[Candidate], best: Candidate | None, *,
 
 
 def _matter_first(ranked: list[Candidate], words: Sequence[QuestionWord]) -> list[Candidate]:
-    """The best sentence says of the question's key content only the unit of the value asked („Tage" of „Wie viele
-    Tage Sonderurlaub …?": „… erhält 18 Urlaubstage"): a sentence nearly as good that says what the question is about
-    leads instead — a value in the unit asked is no answer when it is the value of another matter. A noun asked for
-    is a matter of its own („Wie viel Zuschuss …?")."""
+    """The best sentence says nothing of the question's key content but the unit of the value asked („Tage" of „Wie
+    viele Tage Sonderurlaub …?": „… erhält 18 Urlaubstage"): a sentence nearly as good that says what the question is
+    about leads instead — a value in the unit asked is no answer when it is the value of another matter. A noun asked
+    for is a matter of its own („Wie viel Zuschuss …?")."""
     asked = _asked_units(words)
     if not ranked or not asked or not ranked[0].covered_keys <= asked:
         return ranked
