@@ -73,6 +73,7 @@ FURTHER_SAME_BLOCK: Final = 0.35
 FURTHER_OTHER_BLOCK: Final = 0.8
 SAME_MATTER: Final = 0.3  # variants and contradictions talk about one thing: this share of their words in common
 TIED: Final = 0.85  # sentences this close to the best, with the same key coverage, are variants of one answer
+CLOSE_CASE: Final = 0.8  # a sentence of the best one's block that names another case of its dimension, this close
 PART_CLOSE: Final = 0.5  # a part whose best sentence an earlier part took takes its next one only this close
 MAX_SENTENCES: Final = 4
 PREMISE_POOL: Final = 6  # the top sentences a false premise is looked for in (and that may confirm it)
@@ -287,7 +288,7 @@ def _choose(
     chosen = [best]
     within = None if asked_units else _variants_within(question, best)
     if within is not None:
-        return [best, *_other_cases(best, peers)], None, within, "missing_context"
+        return [best, *_other_cases(best, peers, within)], None, within, "missing_context"
     covered, said = set(best.covered_keys), set(best.said_words)
     paragraph = [
         c for c in ranked if c is not best and c.hit.chunk_id == best.hit.chunk_id and c.paragraph == best.paragraph
@@ -356,17 +357,21 @@ def _resolving(best: Candidate, ranked: Sequence[Candidate], words: Sequence[Que
     )
 
 
-def _other_cases(best: Candidate, peers: Sequence[Candidate]) -> list[Candidate]:
+def _other_cases(best: Candidate, peers: Sequence[Candidate], dimension: Dimension) -> list[Candidate]:
     """The sentences of the best one's block that say all of the question as well and score as high, beside a best
     one that gives its values per case: the block's other cases („Im Lager und im Fuhrpark gelten Schichtpläne statt
     Gleitzeit." beside „In der Verwaltung gilt Gleitzeit mit einer Kernarbeitszeit …"), among which the follow-up
-    question lets the user choose."""
+    question lets the user choose. A sentence that names another case of the ``dimension`` („Beschäftigte in
+    Vollzeit …" beside „Bei Teilzeit …") is one even a little further below the best one."""
     if best.key_coverage < 1.0:
         return []
+    markers = dict(_DIMENSIONS).get(dimension, frozenset())
     return [
         c
         for c in peers
-        if c.hit.entry_id == best.hit.entry_id and c.score >= TIED * best.score and not _overlaps(c.text, [best])
+        if c.hit.entry_id == best.hit.entry_id
+        and not _overlaps(c.text, [best])
+        and (c.score >= TIED * best.score or (c.score >= CLOSE_CASE * best.score and markers & c.lemmas - best.lemmas))
     ][: MAX_VARIANTS - 1]
 
 
@@ -619,7 +624,7 @@ def _variants_within(question: str, best: Candidate) -> Dimension | None:
         for j, b in enumerate(values[i + 1 :], start=i + 1)
     )
     if several:
-        return None if _names_a_case(question, best.text, values[0].text) else marked or "fall"
+        return None if _names_a_case(question, best.text, [v.text for v in values]) else marked or "fall"
     return marked if marked is not None and expected_answer_type(question) is not None else None
 
 
@@ -633,11 +638,12 @@ def _names_beside(question: str, sentence: str, markers: frozenset[str]) -> bool
     return any(coverage(w, beside) >= COVERED for w in question_words(question) if w.key and not w.number)
 
 
-def _names_a_case(question: str, sentence: str, first_value: str) -> bool:
+def _names_a_case(question: str, sentence: str, values: Sequence[str]) -> bool:
     """A key word of the question that the sentence says only after its first value (or after the colon that opens
     its cases) names one of its cases, and so does a day the question names where the sentence tells days apart
-    (``DAY_CASES``). The value's own unit („drei Stimmen" … „sechs Stimmen" for „Wie viele Stimmen …?") is what
-    varies, not a case."""
+    (``DAY_CASES``). The values' own units („drei Stimmen" … „sechs Stimmen" for „Wie viele Stimmen …?"; „an drei
+    Tagen … 18 Urlaubstage" for „Wie viele Tage Urlaub …?") are what varies, not a case."""
+    first_value = values[0]
     cut = sentence.find(first_value)
     if cut < 0:
         return False
@@ -646,7 +652,7 @@ def _names_a_case(question: str, sentence: str, first_value: str) -> bool:
     head, cases = (colon, colon + 1) if colon >= 0 else (cut, cut + len(first_value))
     before = frozenset(analyze(sentence[:head]))
     after = frozenset(analyze(sentence[cases:]))
-    unit = frozenset(analyze(first_value))
+    unit = frozenset(t for value in values for t in analyze(value))
     days = DAY_CASES & frozenset(analyze(question))
     if days & after or (days & before and len(DAY_CASES & (before | after)) > 1):
         return True
