@@ -302,6 +302,16 @@ def _choose(
         if len(chosen) >= MAX_SENTENCES or candidate.score < FURTHER_SAME_BLOCK * best.score:
             break
         same_block = candidate.hit.entry_id == best.hit.entry_id
+        # … at any cosine only where it is about the best one's matter: a sentence of another block that shares no key
+        # word with the best one and covers more only by a word the best one lacks is about another matter
+        # („… kommt ein arbeitgeberfinanzierter Grundbeitrag … hinzu" beside „Eine Nebentätigkeit ist vor Aufnahme
+        # schriftlich anzuzeigen" for „Muss ich meinen Nebenjob beim Arbeitgeber melden?")
+        shares = same_block or bool((candidate.covered_keys & best.covered_keys) - asked)
+        # such a sentence that gives only the best one's values again is the same figure for another matter („Die
+        # Amtszeit der oder des Bundesbeauftragten beträgt fünf Jahre." beside „Das Amt des Bundespräsidenten dauert
+        # fünf Jahre.")
+        if not shares and _repeats_values(candidate, best):
+            continue
         close = FURTHER_SAME_BLOCK if same_block else FURTHER_OTHER_BLOCK
         # the unit of the value asked, said in another block by a sentence about nothing else the question names, is
         # a value of another matter (see ``_matter_first``)
@@ -324,11 +334,7 @@ def _choose(
             and candidate.score >= TIED * best.score
             and contradicting_values(candidate.text, best.text)
         )
-        # … at any cosine only where it is about the best one's matter: a sentence of another block that shares no key
-        # word with the best one and covers more only by a word the best one lacks is about another matter
-        # („… kommt ein arbeitgeberfinanzierter Grundbeitrag … hinzu" beside „Eine Nebentätigkeit ist vor Aufnahme
-        # schriftlich anzuzeigen" for „Muss ich meinen Nebenjob beim Arbeitgeber melden?")
-        shares = same_block or bool((candidate.covered_keys & best.covered_keys) - asked)
+        # … at any cosine only where it shares a key word with the best one (``shares`` above)
         more = bool(new) and shares and (candidate.key_coverage > best.key_coverage or other_case)
         near = more or qualifies or _cosine_within(candidate, best, cosine_within)
         if wanted and near and candidate.score >= close * best.score and not _overlaps(candidate.text, chosen):
@@ -406,6 +412,12 @@ def _cosine_within(candidate: Candidate, best: Candidate, within: float | None) 
     if within is None or candidate.cosine is None or best.cosine is None:
         return True
     return candidate.cosine >= best.cosine - within
+
+
+def _repeats_values(candidate: Candidate, best: Candidate) -> bool:
+    """The candidate gives values, and each of them agrees with one the best sentence gives."""
+    found, given = quantities(candidate.text), quantities(best.text)
+    return bool(found) and all(any(q.agrees(b) for b in given) for q in found)
 
 
 def _overlaps(text: str, chosen: Sequence[Candidate]) -> bool:
