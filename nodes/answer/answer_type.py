@@ -69,10 +69,6 @@ _MAJORITY: Final = regex.compile(
     r"(?i)\b(?:hälfte|\p{L}*(?:drittel|viertel|fünftel|sechstel|siebtel|achtel|zehntel)(?:n|s)?)\b|\beinstimmig"
     r"|\bmehrheit (?:der|seiner|ihrer) (?:gesetzlichen |abgegebenen |anwesenden )?(?:mitglieder|stimmen)"
 )
-# „dreißig Tage vor Ablauf", „neun Monate nach Beendigung": a length of time before or after an event says when
-# something happens (a lead time), not how long anything lasts
-_LEAD_TIME: Final = regex.compile(r"(?i)\b(\p{L}+)\s+(?:vor|nach)\b")
-_ASKS_LEAD_TIME: Final = regex.compile(r"(?i)\b(?:vor|nach|vorher|vorab|voraus|danach|früh)\b")
 _CONDITION: Final = regex.compile(r"(?i)\b(?:wenn|sofern|soweit|falls|solange|sobald)\b")
 _AGE: Final = regex.compile(r"(?i)lebensjahr|\bjahre alt\b|\balter von\b|\bvolljährig|\bminderjährig")
 _FREQUENCY: Final = regex.compile(
@@ -113,27 +109,19 @@ def values(sentence: str) -> list[tuple[str, str]]:
     return found
 
 
-def asks_lead_time(question: str) -> bool:
-    """The question asks how long before or after something („Wie lange vorher …", „… nach der Geburt?")."""
-    return bool(_ASKS_LEAD_TIME.search(question))
-
-
-def gives(answer_type: AnswerType, sentence: str, *, lead_times: bool) -> bool:
+def gives(answer_type: AnswerType, sentence: str) -> bool:
     """Whether the sentence states a value of the type: a number with a time unit for a duration, a date, a
-    deadline word or a duration for a deadline (a condition answers a plain „Wann …?" too), and so on. A lead time
-    („zehn Arbeitstage vor Beginn") is a duration or an amount only where ``lead_times`` (the question asks one)."""
+    deadline word or a duration for a deadline (a condition answers a plain „Wann …?" too), and so on."""
     found = values(sentence)
     sentence = without_references(sentence)
-    before_or_after = set() if lead_times else {m.group(1) for m in _LEAD_TIME.finditer(sentence)}
     durations = any(_TIME_UNIT.match(unit) for _, unit in found)
-    lengths = any(_TIME_UNIT.match(unit) and unit not in before_or_after for _, unit in found)
     match answer_type:
         case "amount":
-            return any(not _TIME_UNIT.match(unit) or unit not in before_or_after for _, unit in found)
+            return bool(found)
         case "sum":  # „weniger als 100 Mitarbeiter" is no sum
             return any((analyze(unit) or [""])[0] not in PEOPLE for _, unit in found)
         case "duration":
-            return lengths or bool(regex.search(r"(?i)\bbis zu[mr]? (?:ende|ablauf)\b", sentence))
+            return durations or bool(regex.search(r"(?i)\bbis zu[mr]? (?:ende|ablauf)\b", sentence))
         case "deadline":
             return durations or bool(_DATE.search(sentence))
         case "time":
