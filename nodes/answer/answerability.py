@@ -302,12 +302,12 @@ def _choose(
         if len(chosen) >= MAX_SENTENCES or candidate.score < FURTHER_SAME_BLOCK * best.score:
             break
         same_block = candidate.hit.entry_id == best.hit.entry_id
-        # … at any cosine only where it is about the best one's matter: a sentence of another block that shares no key
-        # word with the best one and covers more only by a word the best one lacks is about another matter
-        # („… kommt ein arbeitgeberfinanzierter Grundbeitrag … hinzu" beside „Eine Nebentätigkeit ist vor Aufnahme
-        # schriftlich anzuzeigen" for „Muss ich meinen Nebenjob beim Arbeitgeber melden?")
+        # a sentence of another block that shares no key word with the best one (the unit asked aside) is about another
+        # matter where it covers more only by a word the best one lacks („… kommt ein arbeitgeberfinanzierter
+        # Grundbeitrag … hinzu" beside „Eine Nebentätigkeit ist vor Aufnahme schriftlich anzuzeigen" for „Muss ich
+        # meinen Nebenjob beim Arbeitgeber melden?"): it joins only as close to the question as the best one (``more``)
         shares = same_block or bool((candidate.covered_keys & best.covered_keys) - asked)
-        # such a sentence that gives only the best one's values again is the same figure for another matter („Die
+        # and where it gives only the best one's values again, it is the same figure for another matter („Die
         # Amtszeit der oder des Bundesbeauftragten beträgt fünf Jahre." beside „Das Amt des Bundespräsidenten dauert
         # fünf Jahre.")
         if not shares and _repeats_values(candidate, best):
@@ -334,7 +334,7 @@ def _choose(
             and candidate.score >= TIED * best.score
             and contradicting_values(candidate.text, best.text)
         )
-        # … at any cosine only where it shares a key word with the best one (``shares`` above)
+        # … at any cosine only where it shares a key word with the best one (``shares``)
         more = bool(new) and shares and (candidate.key_coverage > best.key_coverage or other_case)
         near = more or qualifies or _cosine_within(candidate, best, cosine_within)
         if wanted and near and candidate.score >= close * best.score and not _overlaps(candidate.text, chosen):
