@@ -69,6 +69,10 @@ _MAJORITY: Final = regex.compile(
     r"(?i)\b(?:hälfte|\p{L}*(?:drittel|viertel|fünftel|sechstel|siebtel|achtel|zehntel)(?:n|s)?)\b|\beinstimmig"
     r"|\bmehrheit (?:der|seiner|ihrer) (?:gesetzlichen |abgegebenen |anwesenden )?(?:mitglieder|stimmen)"
 )
+# „dreißig Tage vor Ablauf": a length of time before an event says when something must happen (a lead time), not
+# how long anything lasts; „innerhalb von 30 Tagen nach Eingang" is a period that a „Wie lange …?" asks for
+_LEAD_TIME: Final = regex.compile(r"(?i)\b(\p{L}+)\s+vor\b")
+_ASKS_LEAD_TIME: Final = regex.compile(r"(?i)\b(?:vor|vorher|vorab|voraus|früh|rechtzeitig)\b")
 _CONDITION: Final = regex.compile(r"(?i)\b(?:wenn|sofern|soweit|falls|solange|sobald)\b")
 _AGE: Final = regex.compile(r"(?i)lebensjahr|\bjahre alt\b|\balter von\b|\bvolljährig|\bminderjährig")
 _FREQUENCY: Final = regex.compile(
@@ -109,19 +113,27 @@ def values(sentence: str) -> list[tuple[str, str]]:
     return found
 
 
-def gives(answer_type: AnswerType, sentence: str) -> bool:
+def asks_lead_time(question: str) -> bool:
+    """The question asks how long before something („Wie lange vorher …", „… vor der Geburt?")."""
+    return bool(_ASKS_LEAD_TIME.search(question))
+
+
+def gives(answer_type: AnswerType, sentence: str, *, lead_times: bool) -> bool:
     """Whether the sentence states a value of the type: a number with a time unit for a duration, a date, a
-    deadline word or a duration for a deadline (a condition answers a plain „Wann …?" too), and so on."""
+    deadline word or a duration for a deadline (a condition answers a plain „Wann …?" too), and so on. A lead time
+    („zehn Arbeitstage vor Beginn") is a length or an amount only where ``lead_times`` (the question asks one)."""
     found = values(sentence)
     sentence = without_references(sentence)
+    lead_units = set() if lead_times else {m.group(1) for m in _LEAD_TIME.finditer(sentence)}
     durations = any(_TIME_UNIT.match(unit) for _, unit in found)
+    lengths = any(_TIME_UNIT.match(unit) and unit not in lead_units for _, unit in found)
     match answer_type:
         case "amount":
-            return bool(found)
+            return any(not _TIME_UNIT.match(unit) or unit not in lead_units for _, unit in found)
         case "sum":  # „weniger als 100 Mitarbeiter" is no sum
             return any((analyze(unit) or [""])[0] not in PEOPLE for _, unit in found)
         case "duration":
-            return durations or bool(regex.search(r"(?i)\bbis zu[mr]? (?:ende|ablauf)\b", sentence))
+            return lengths or bool(regex.search(r"(?i)\bbis zu[mr]? (?:ende|ablauf)\b", sentence))
         case "deadline":
             return durations or bool(_DATE.search(sentence))
         case "time":

@@ -18,7 +18,7 @@ from typing import Final
 import numpy as np
 import regex
 
-from nodes.answer.answer_type import MAJORITY_TERMS, expected_answer_type, gives, without_references
+from nodes.answer.answer_type import MAJORITY_TERMS, asks_lead_time, expected_answer_type, gives, without_references
 from nodes.answer.premise import MONTHS, Quantity, quantities, repeats, says_repeatedly
 from stores.kb.models import Hit
 from stores.text import closes_sentence, goes_on_item, list_depth, split_sentences
@@ -608,6 +608,7 @@ def rank(
     words = list(words if words is not None else question_words(question))
     weights = word_weights(words, found)
     asked = expected_answer_type(question)
+    lead_times = asks_lead_time(question)
     named = provisions(question)
     total = sum(weights.values()) or 1.0
     scored: list[Candidate] = []
@@ -625,7 +626,7 @@ def rank(
             lexical += weights[word.terms[0]] * max(own, header, paragraph, referring)
             matched += own
         focus = min(1.0, matched / max(1, len(candidate.lemmas)) * 3)
-        typed = None if asked is None else gives(asked, candidate.text)
+        typed = None if asked is None else gives(asked, candidate.text, lead_times=lead_times)
         said = [w for w in words if not w.number and coverage(w, candidate.terms, candidate.lemmas) >= COVERED]
         scored.append(
             replace(

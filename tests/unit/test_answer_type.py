@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nodes.answer.answer_type import expected_answer_type, gives, values
+from nodes.answer.answer_type import asks_lead_time, expected_answer_type, gives, values
 
 
 @pytest.mark.parametrize(
@@ -41,7 +41,7 @@ def test_number_words_are_values_and_references_are_not() -> None:
     statute = "Im Zweifel ist darauf zu achten, dass eine Frist nach Art. 5 Nr. 3 der Verordnung 2016/679 gilt."
     assert values(statute) == []
     assert values("Artikel 3") == values("") == []  # nothing left once the reference is taken out
-    assert not gives("duration", "Artikel 3")
+    assert not gives("duration", "Artikel 3", lead_times=False)
     # a part of a code named by its ordinal („des Sechsten Buches Sozialgesetzbuch") is no amount
     assert values("§ 41 des Sechsten Buches Sozialgesetzbuch bleibt unberührt.") == []
     assert values("Die Vorschriften des Dritten Abschnitts gelten für sechs Monate.") == [("sechs", "Monate")]
@@ -85,4 +85,25 @@ def test_number_words_are_values_and_references_are_not() -> None:
     ],
 )
 def test_a_sentence_gives_a_value_of_the_kind(answer_type: str, sentence: str, expected: bool) -> None:
-    assert gives(answer_type, sentence) is expected  # type: ignore[arg-type]
+    assert gives(answer_type, sentence, lead_times=False) is expected  # type: ignore[arg-type]
+
+
+def test_a_lead_time_is_no_length_unless_the_question_asks_one() -> None:
+    """„Die Bundesversammlung tritt spätestens dreißig Tage vor Ablauf der Amtszeit … zusammen" says when it meets,
+    not how long the term lasts; asked „Wie lange vorher …?", it answers."""
+    meeting = "Die Bundesversammlung tritt spätestens dreißig Tage vor Ablauf der Amtszeit zusammen."
+    notice = "Die Ankündigung muss zehn Arbeitstage vor Beginn der Pflegezeit erfolgen."
+    for sentence in (meeting, notice):
+        assert not gives("duration", sentence, lead_times=False)
+        assert gives("duration", sentence, lead_times=True)
+        assert gives("deadline", sentence, lead_times=False)  # when it happens is what a deadline question asks
+    assert not gives("amount", notice, lead_times=False)
+    assert gives("amount", "Beschäftigte können bis zu 10 Arbeitstage der Arbeit fernbleiben.", lead_times=False)
+    # a period after an event is how long one has: „Wie lange hat die Kommission Zeit?"
+    period = "Die Ethik-Kommission nimmt innerhalb von 30 Tagen nach Eingang des Antrags Stellung."
+    assert gives("duration", period, lead_times=False)
+    assert gives("duration", "Die Amtszeit endet neun Monate nach Beendigung des Verteidigungsfalles.", lead_times=False)
+    assert not asks_lead_time("Wie lange ist die Amtszeit des Bundespräsidenten?")
+    assert asks_lead_time("Wie lange vorher muss ich die Pflegezeit ankündigen?")
+    assert asks_lead_time("Wie lange vor der Geburt beginnt der Mutterschutz?")
+    assert not asks_lead_time("Wie lange bekomme ich nach der Geburt Mutterschutz?")

@@ -1588,3 +1588,20 @@ def test_a_case_the_question_names_is_covered_by_the_list_of_the_provision_refer
     # a provision that does not say the noun the reference names says nothing of it
     other = hit("AGG §1", "Das Gesetz gilt auch wegen des Alters.", rank=2, score=0.4)
     assert "alter" not in rank(question, candidates([office, other]), None)[0].covered_keys
+
+
+def test_a_lead_time_does_not_answer_how_many_days_one_may_take() -> None:
+    """„zehn Arbeitstage vor Beginn" says when to announce the Pflegezeit, not how long it lasts; asked when to
+    announce it, the same sentence answers."""
+    care = hit(
+        "lb-pfl-01",
+        "Zur Pflege naher Angehöriger können Beschäftigte bis zu 10 Arbeitstage kurzfristig der Arbeit fernbleiben. "
+        "Daneben ist eine vollständige oder teilweise Freistellung von bis zu sechs Monaten (Pflegezeit) möglich. "
+        "Die Ankündigung muss zehn Arbeitstage vor Beginn der Pflegezeit erfolgen.",
+    )
+    for question in ("Wie viele Tage Pflegezeit kann ich nehmen?", "Wie lange dauert die Pflegezeit?"):
+        ranked = rank(question, candidates([care]), None)
+        assert not ranked[0].text.startswith("Die Ankündigung")
+        assert not next(c for c in ranked if c.text.startswith("Die Ankündigung")).gives_type
+    ranked = rank("Wie lange vorher muss ich die Pflegezeit ankündigen?", candidates([care]), None)
+    assert ranked[0].text.startswith("Die Ankündigung") and ranked[0].gives_type
