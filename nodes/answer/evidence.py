@@ -136,6 +136,7 @@ NEGATION: Final = "un"  # „ungekündigt": a participle the analyzer does not r
 _UNSTRESSED: Final = ("be", "ge", "er", "ver", "zer", "ent", "emp", "miss")
 MIN_VERB_STEM: Final = 4  # a shorter stem may be a verb's and its noun's („zahlen" / „Zahlung", „dauern" / „Dauer")
 MIN_PART: Final = 3
+_LINKING: Final = ("s", "es", "n", "en")  # between a modifier and its head: „Amt|s|zeit", „Frau|en|frage"
 VALUE_UNITS: Final = frozenset({"euro", "percent", "people", "share"})  # units whose word names no matter of their own
 
 
@@ -314,14 +315,16 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
     given), 0.85 for a modifier and a head that together make it (``Urlaubstage`` ← ``Arbeitstage … Urlaub``),
     0.85 for a synonym of it or of its modifiers (``Gehalt`` ← ``Entgelt``; ``zweimal`` ← ``mehrmals``), 0.6 for the
     lemma inside a longer compound, a word of the same stem (``wiedergewählt`` ← ``Wiederwahl``) or of a synonym's
-    stem, 0.5 for the head alone. A general head (``Reisekostenregeln``) needs only its modifier, and alone it covers
-    nothing."""
+    stem, 0.5 for the head alone. A general head (``Reisekostenregeln``; ``Amtszeit``, too short for the analyzer to
+    split) needs only its modifier, and alone it covers nothing."""
     lemma, *parts = word.terms
     if lemma in available:
         return 1.0 if lemmas is None or lemma in lemmas else FOUND_IN_COMPOUND
     if parts and all(p in available for p in parts):
         return COMPOSED
     if parts and parts[-1] in GENERIC_TERMS | SUFFIX_HEADS and all(p in available for p in parts[:-1]):
+        return COMPOSED
+    if not parts and not _general_head_modifiers(lemma).isdisjoint(available if lemmas is None else lemmas):
         return COMPOSED
     if any(repeats(q) for q in quantities(word.word)) and any(says_repeatedly(t) for t in available):
         return SYNONYM
@@ -347,6 +350,19 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
     modifiers = [t for t in available if len(t) >= MIN_PART and lemma.startswith(t) and t != lemma]
     return max(
         stem, COMPOSED if any(len(m) + len(h) >= len(lemma) - 1 for m in modifiers for h in heads) else HEAD_ONLY
+    )
+
+
+def _general_head_modifiers(lemma: str) -> frozenset[str]:
+    """The modifier of a compound too short for the analyzer to split, with a general head: „amt" of „amtszeit"
+    (``Amtszeit`` ← „Das Amt … dauert fünf Jahre"), as a split one („Arbeitszeit") needs only its modifier."""
+    heads = [t for t in GENERIC_TERMS if lemma.endswith(t) and len(lemma) - len(t) >= MIN_PART]
+    modifiers = [lemma[: -len(h)] for h in heads]
+    return frozenset(
+        form
+        for modifier in modifiers
+        for form in (modifier, *(modifier.removesuffix(j) for j in _LINKING if modifier.endswith(j)))
+        if len(form) >= MIN_PART
     )
 
 

