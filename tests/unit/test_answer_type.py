@@ -102,7 +102,8 @@ def test_a_lead_time_is_no_length_unless_the_question_asks_one() -> None:
     # a period after an event is how long one has: „Wie lange hat die Kommission Zeit?"
     period = "Die Ethik-Kommission nimmt innerhalb von 30 Tagen nach Eingang des Antrags Stellung."
     assert gives("duration", period, lead_times=False)
-    assert gives("duration", "Die Amtszeit endet neun Monate nach Beendigung des Verteidigungsfalles.", lead_times=False)
+    term = "Die Amtszeit endet neun Monate nach Beendigung des Verteidigungsfalles."
+    assert gives("duration", term, lead_times=False)
     assert not asks_lead_time("Wie lange ist die Amtszeit des Bundespräsidenten?")
     assert asks_lead_time("Wie lange vorher muss ich die Pflegezeit ankündigen?")
     assert asks_lead_time("Wie lange vor der Geburt beginnt der Mutterschutz?")
