@@ -136,6 +136,8 @@ NEGATION: Final = "un"  # „ungekündigt": a participle the analyzer does not r
 _UNSTRESSED: Final = ("be", "ge", "er", "ver", "zer", "ent", "emp", "miss")
 MIN_VERB_STEM: Final = 4  # a shorter stem may be a verb's and its noun's („zahlen" / „Zahlung", „dauern" / „Dauer")
 MIN_PART: Final = 3
+# the closing capital of a law's short name: the kind of act (ProdHaftG, MPBetreibV, StVO)
+ACT_KINDS: Final = {"g": "gesetz", "v": "verordnung", "o": "ordnung"}
 _LINKING: Final = ("s", "es", "n", "en")  # between a modifier and its head: „Amt|s|zeit", „Frau|en|frage"
 VALUE_UNITS: Final = frozenset({"euro", "percent", "people", "share"})  # units whose word names no matter of their own
 
@@ -700,11 +702,14 @@ def short_names(text: str) -> tuple[tuple[str, ...], ...]:
 
 
 def shortens(name: Sequence[str], lemma: str) -> bool:
-    """Whether the short name's parts begin the lemma and follow in it in order (``Produkthaftungsgesetz``)."""
+    """Whether the short name's parts begin the lemma and follow in it in order (``Produkthaftungsgesetz``). A
+    closing „G", „V" or „O" stands for the act's kind, which the lemma must say: „Kostenvoranschlag" holds K, sch
+    and g in order, but no „gesetz" for ``KSchG``."""
     if not name or not lemma.startswith(name[0]):
         return False
+    rest = [*name[1:-1], ACT_KINDS.get(name[-1], name[-1])] if len(name) > 1 else []
     position = len(name[0])
-    for part in name[1:]:
+    for part in rest:
         position = lemma.find(part, position)
         if position < 0:
             return False

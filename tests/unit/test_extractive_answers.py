@@ -1208,6 +1208,11 @@ def test_a_law_named_in_full_ranks_its_own_sentences_first() -> None:
     assert short_names("ProdHaftG §12 MPBetreibV §11 BDSG §1") == (("prod", "haft", "g"), ("m", "p", "betreib", "v"))
     assert shortens(("prod", "haft", "g"), "produkthaftungsgesetz")
     assert not shortens(("prod", "haft", "g"), "produktsicherheitsgesetz")
+    # the closing „G" is the Gesetz: „Kostenvoranschlag" (K … sch … g) names no KSchG, „rezeptpflichtig" no RezeptPG
+    assert shortens(("k", "sch", "g"), "konsumentenschutzgesetz")
+    assert not shortens(("k", "sch", "g"), "kostenvoranschlag")
+    assert not shortens(("rezept", "p", "g"), "rezeptpflichtig")
+    assert shortens(("m", "p", "betreib", "v"), "medizinproduktebetreiberverordnung")
     uwg = hit("UWG 2004 §11", "Andere Ansprüche verjähren in drei Jahren von der Entstehung an.")
     prod = hit("ProdHaftG §12", "Der Anspruch nach § 1 verjährt in drei Jahren ab Kenntnis vom Schaden.", rank=2)
     question = "Wann verjähren Ansprüche aus dem Produkthaftungsgesetz?"
