@@ -11,7 +11,7 @@ the KB may state the value in another unit. With a dense embedder, the cosine of
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -629,6 +629,8 @@ def rank(
     lead_times = asks_lead_time(question)
     named = provisions(question)
     total = sum(weights.values()) or 1.0
+    names = frozenset(n for c in found for n in c.short_names)
+    spelled = {w.terms[0]: spelled_names(w.terms[0], names) for w in words}
     scored: list[Candidate] = []
     for candidate in found:
         # a key word the sentence names by a provision is said by it („Ansprüche aus § 8" → Unterlassungsanspruch)
@@ -637,7 +639,7 @@ def rank(
         for word in words:
             own = coverage(word, candidate.terms, candidate.lemmas)
             # a law the question names in full counts as said by each of its sentences
-            law = any(shortens(name, word.terms[0]) for name in candidate.short_names)
+            law = not spelled[word.terms[0]].isdisjoint(candidate.short_names)
             header = 1.0 if law else HEADER_RANK_SHARE * coverage(word, candidate.header_terms)
             paragraph = PARAGRAPH_RANK_SHARE * coverage(word, candidate.paragraph_terms)
             referring = coverage(word, candidate.referred_terms) if word.key else 0.0
@@ -715,6 +717,15 @@ def shortens(name: Sequence[str], lemma: str) -> bool:
             return False
         position += len(part)
     return True
+
+
+def spelled_names(lemma: str, names: Iterable[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    """The short names the lemma spells out, only those whose parts say most of it: „Produkthaftungsgesetz" spells
+    ProdHaftG (prod, haft, gesetz), not ProdSG (prod, s, gesetz), though both parts follow in it in order."""
+    found = [n for n in names if shortens(n, lemma)]
+    said = {n: sum(map(len, n[:-1])) + len(ACT_KINDS.get(n[-1], n[-1])) for n in found}
+    most = max(said.values(), default=0)
+    return frozenset(n for n in found if said[n] == most)
 
 
 def provisions(text: str) -> frozenset[str]:

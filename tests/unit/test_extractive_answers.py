@@ -32,6 +32,7 @@ from nodes.answer.evidence import (
     rank,
     short_names,
     shortens,
+    spelled_names,
 )
 from nodes.answer.extractive import build_extractive_answer, cite, stands
 from nodes.answer.state import AnswerFeatures, EvidenceSentence, PremiseCorrection, ResolvedPolicy
@@ -1213,10 +1214,17 @@ def test_a_law_named_in_full_ranks_its_own_sentences_first() -> None:
     assert not shortens(("k", "sch", "g"), "kostenvoranschlag")
     assert not shortens(("rezept", "p", "g"), "rezeptpflichtig")
     assert shortens(("m", "p", "betreib", "v"), "medizinproduktebetreiberverordnung")
+    # „Produkthaftungsgesetz" holds prod … s … gesetz as well: the name that says more of it is the one it spells
+    both = [("prod", "haft", "g"), ("prod", "s", "g")]
+    assert shortens(both[1], "produkthaftungsgesetz")
+    assert spelled_names("produkthaftungsgesetz", both) == {("prod", "haft", "g")}
+    assert spelled_names("produktsicherheitsgesetz", both) == {("prod", "s", "g")}
     uwg = hit("UWG 2004 §11", "Andere Ansprüche verjähren in drei Jahren von der Entstehung an.")
     prod = hit("ProdHaftG §12", "Der Anspruch nach § 1 verjährt in drei Jahren ab Kenntnis vom Schaden.", rank=2)
     question = "Wann verjähren Ansprüche aus dem Produkthaftungsgesetz?"
     assert rank(question, candidates([uwg, prod]), None)[0].hit.entry_id == "ProdHaftG §12"
+    safety = hit("ProdSG 2021 §30", "Ansprüche nach dieser Vorschrift verjähren in drei Jahren.")
+    assert rank(question, candidates([safety, prod]), None)[0].hit.entry_id == "ProdHaftG §12"
 
 
 def test_repealed_items_and_colloquial_names_of_the_company_are_no_content() -> None:
