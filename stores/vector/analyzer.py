@@ -1,7 +1,8 @@
 """German analyzer: text → terms → BM25-style sparse vectors for Qdrant (``Modifier.IDF`` adds the IDF part).
 
-Pipeline per token: Unicode word tokenization (``regex``), case folding, simplemma lemmatization,
-German stopwords, umlaut/ß folding, and a naive compound split that adds the parts of long words.
+Pipeline per token: Unicode word tokenization (``regex``), simplemma lemmatization (the written case
+tells a noun from an infinitive), case folding, German stopwords, umlaut/ß folding, and a naive compound
+split that adds the parts of long words.
 Numbers keep their decimal comma (``28,5``); ``%`` and ``€`` become the words they stand for.
 """
 
@@ -18,7 +19,7 @@ import regex
 import simplemma
 from wordfreq import zipf_frequency
 
-ANALYZER_VERSION: Final = "de-3"
+ANALYZER_VERSION: Final = "de-4"
 
 # Numbers first (so "28,5" and "1.234,56" stay whole), then words with inner hyphens/apostrophes,
 # then the two symbols whose meaning matters in payroll texts.
@@ -83,6 +84,17 @@ def _lemma(word: str) -> str:
 
 
 @lru_cache(maxsize=200_000)
+def _infinitive(word: str) -> bool:
+    """Whether a lower-case word is a verb's infinitive: its own lemma, and its third person (``zwingt``,
+    ``arbeitet``, ``regelt``) leads back to it. Looked up capitalised, such a word would become a noun of
+    the same spelling (``zwingen`` → Zwinge, ``bleiben`` → Bleibe), while the verb's other forms stay verbs."""
+    if str(simplemma.lemmatize(word, lang="de")) != word:
+        return False
+    stem = word[:-1] if word.endswith(("ern", "eln")) else word[:-2] if word.endswith("en") else ""
+    return bool(stem) and any(str(simplemma.lemmatize(stem + ending, lang="de")) == word for ending in ("t", "et"))
+
+
+@lru_cache(maxsize=200_000)
 def _known(word: str) -> bool:
     return bool(simplemma.is_known(word, lang="de"))
 
@@ -131,16 +143,17 @@ def _noun(word: str) -> bool:
 
 @lru_cache(maxsize=200_000)
 def _word_terms(token: str) -> tuple[str, ...]:
-    """Terms of one word token: its lemma, plus parts of hyphenated or compound words; () for stopwords."""
+    """Terms of one word token as written: its lemma, plus parts of hyphenated or compound words; () for
+    stopwords. The case tells a noun from a verb: a lower-case infinitive keeps the verb's lemma."""
     lowered = token.casefold()
     if lowered in GERMAN_STOPWORDS:
         return ()
     if "-" in lowered:
-        parts = [part for part in lowered.split("-") if part]
-        joined = _lemma("".join(parts))
+        parts = [part for part in token.split("-") if part]
+        joined = _lemma("".join(parts).casefold())
         pieces = [term for part in parts if len(part) > 1 for term in _word_terms(part)]
         return (fold(joined), *pieces)
-    lemma = _lemma(lowered)
+    lemma = lowered if token[:1].islower() and _infinitive(lowered) else _lemma(lowered)
     if lemma in GERMAN_STOPWORDS:
         return ()
     return (fold(lemma), *(fold(part) for part in _compound_parts(lowered)))

@@ -33,6 +33,17 @@ def test_stopwords_are_dropped_and_content_words_kept() -> None:
     assert not {"wie", "ich", "fur", "den", "und", "wann"} & set(terms)
 
 
+def test_a_lower_case_infinitive_stays_the_verb_that_its_other_forms_are() -> None:
+    # looked up capitalised, „zwingen“ was the noun „Zwinge“ while „gezwungen“ was the verb „zwingen“
+    assert analyze("Darf mich der Staat zwingen?")[-1] == analyze("Niemand darf gezwungen werden.")[-1] == "zwingen"
+    assert analyze("bleiben") == analyze("bleibt") == ["bleiben"]
+    assert analyze("Wer soll zahlen?") == ["zahlen"] != analyze("Zahlen")
+    # written as a noun, the same letters stay the noun; a lower-case noun still finds its lemma
+    assert analyze("aus wichtigen Gründen")[-1] == "grund"
+    assert analyze("urlaub") == analyze("Urlaub") == ["urlaub"]
+    assert analyze("die konjunkturellen Folgen")[0] == analyze("Konjunkturellen")[0]  # no verb, no change
+
+
 def test_percentages_keep_decimal_comma_and_become_words() -> None:
     assert analyze("Der Satz beträgt 28,5 % ab 2026.") == ["satz", "betragen", "28,5", "prozent", "ab", "2026"]
     assert analyze("28,5 %") == analyze("28,5 Prozent") == ["28,5", "prozent"]
