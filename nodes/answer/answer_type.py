@@ -71,7 +71,7 @@ _MAJORITY: Final = regex.compile(
 )
 # „dreißig Tage vor Ablauf": a length of time before an event says when something must happen (a lead time), not
 # how long anything lasts; „innerhalb von 30 Tagen nach Eingang" is a period that a „Wie lange …?" asks for
-_LEAD_TIME: Final = regex.compile(r"(?i)\b(\p{L}+)\s+vor\b")
+_LEAD_TIME: Final = regex.compile(r"(?i)\b(\d+(?:[.,]\d+)*|\p{L}+)\s+(\p{L}+)\s+vor\b")
 _ASKS_LEAD_TIME: Final = regex.compile(r"(?i)\b(?:vor|vorher|vorab|voraus|früh|rechtzeitig)\b")
 _CONDITION: Final = regex.compile(r"(?i)\b(?:wenn|sofern|soweit|falls|solange|sobald)\b")
 _AGE: Final = regex.compile(r"(?i)lebensjahr|\bjahre alt\b|\balter von\b|\bvolljährig|\bminderjährig")
@@ -124,12 +124,13 @@ def gives(answer_type: AnswerType, sentence: str, *, lead_times: bool) -> bool:
     („zehn Arbeitstage vor Beginn") is a length or an amount only where ``lead_times`` (the question asks one)."""
     found = values(sentence)
     sentence = without_references(sentence)
-    lead_units = set() if lead_times else {m.group(1) for m in _LEAD_TIME.finditer(sentence)}
+    # a value is the lead time by its number and unit: „bis zu 10 Arbeitstage, zehn Arbeitstage vor Beginn" keeps 10
+    leads = set() if lead_times else {m.groups() for m in _LEAD_TIME.finditer(sentence)}
     durations = any(_TIME_UNIT.match(unit) for _, unit in found)
-    lengths = any(_TIME_UNIT.match(unit) and unit not in lead_units for _, unit in found)
+    lengths = any(_TIME_UNIT.match(unit) and (number, unit) not in leads for number, unit in found)
     match answer_type:
         case "amount":
-            return any(not _TIME_UNIT.match(unit) or unit not in lead_units for _, unit in found)
+            return any(not _TIME_UNIT.match(unit) or (number, unit) not in leads for number, unit in found)
         case "sum":  # „weniger als 100 Mitarbeiter" is no sum
             return any((analyze(unit) or [""])[0] not in PEOPLE for _, unit in found)
         case "duration":

@@ -99,6 +99,9 @@ def test_a_lead_time_is_no_length_unless_the_question_asks_one() -> None:
         assert gives("deadline", sentence, lead_times=False)  # when it happens is what a deadline question asks
     assert not gives("amount", notice, lead_times=False)
     assert gives("amount", "Beschäftigte können bis zu 10 Arbeitstage der Arbeit fernbleiben.", lead_times=False)
+    # the lead time is a value, not a unit: the same unit as a length in the same sentence still is one
+    both = "Bis zu 10 Arbeitstage stehen zu; die Freistellung ist zehn Arbeitstage vor Beginn anzukündigen."
+    assert gives("duration", both, lead_times=False) and gives("amount", both, lead_times=False)
     # a period after an event is how long one has: „Wie lange hat die Kommission Zeit?"
     period = "Die Ethik-Kommission nimmt innerhalb von 30 Tagen nach Eingang des Antrags Stellung."
     assert gives("duration", period, lead_times=False)
