@@ -79,6 +79,7 @@ _FREQUENCY: Final = regex.compile(
     rf"(?i)\b(?:{_NUMBER_PART}+|mehr)mal(?:s|ig)?\b"
     r"|\balle\s+\S+\s+\p{L}*(?:jahre|monate|wochen|tage)\b"
     r"|\b\p{L}*(?:jährlich|monatlich|wöchentlich|täglich)\b"
+    r"|\b(?:pro|je)\s+\p{L}*(?:jahr|quartal|monat|woche|tag)\b"  # „an bis zu 3 Tagen pro Woche"
 )
 
 

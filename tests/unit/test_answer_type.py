@@ -57,6 +57,8 @@ def test_number_words_are_values_and_references_are_not() -> None:
         ("age", "Die Amtszeit dauert fünf Jahre.", False),
         ("frequency", "Anschließende Wiederwahl ist nur einmal zulässig.", True),
         ("frequency", "Die Kontrollen sind spätestens alle zwei Jahre durchzuführen.", True),
+        ("frequency", "An bis zu 3 Tagen pro Woche kann mobil gearbeitet werden.", True),
+        ("frequency", "Es gibt bis zu 5 Arbeitstage Bildungsurlaub je Kalenderjahr.", True),
         ("frequency", "Die Amtszeit dauert fünf Jahre.", False),
         ("deadline", "Resturlaub verfällt am 31. März des Folgejahres.", True),
         ("deadline", "Die Stellungnahme ist unverzüglich abzugeben.", True),
