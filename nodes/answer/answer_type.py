@@ -64,6 +64,11 @@ _DATE: Final = regex.compile(
     r"|\bbis zu[mr]? (?:ende|ablauf|beginn|schluss)\b|\b(?:vor|nach) (?:ablauf|beginn|ende)\b"
     r"|\b\d{1,2}(?:[:.]\d{2})?\s?uhr\b"  # a clock time: „von 9:30 bis 14:30 Uhr"
     r"|\b\d{1,2}\.\s+(?:des|eines|jedes)\s+\p{L}*(?:monats|quartals|jahres)\b"  # „bis zum 15. des Monats"
+    r"|\b(?:ersten|letzten)\s+\p{L}*tag\s+(?:des|eines|jedes|im)\b"  # „am letzten Bankarbeitstag des Monats"
+)
+# „von 9:30 bis 14:30 Uhr": a span of the clock says how long, as a length does
+_CLOCK_SPAN: Final = regex.compile(
+    r"(?i)\b(?:von|zwischen)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:uhr\s+)?(?:bis|und)\s+\d{1,2}(?:[:.]\d{2})?\s?uhr\b"
 )
 _MAJORITY: Final = regex.compile(
     r"(?i)\b(?:hälfte|\p{L}*(?:drittel|viertel|fünftel|sechstel|siebtel|achtel|zehntel)(?:n|s)?)\b|\beinstimmig"
@@ -135,7 +140,11 @@ def gives(answer_type: AnswerType, sentence: str, *, lead_times: bool) -> bool:
         case "sum":  # „weniger als 100 Mitarbeiter" is no sum
             return any((analyze(unit) or [""])[0] not in PEOPLE for _, unit in found)
         case "duration":
-            return lengths or bool(regex.search(r"(?i)\bbis zu[mr]? (?:ende|ablauf)\b", sentence))
+            return (
+                lengths
+                or bool(regex.search(r"(?i)\bbis zu[mr]? (?:ende|ablauf)\b", sentence))
+                or bool(_CLOCK_SPAN.search(sentence))
+            )
         case "deadline":
             return durations or bool(_DATE.search(sentence))
         case "time":

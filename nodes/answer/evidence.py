@@ -97,6 +97,8 @@ QUESTION_COMPLEMENTS: Final = frozenset(
 )
 _HOW_MANY: Final = frozenset({"viel", "viele", "vielen"})
 TIME_UNITS: Final = frozenset("tag woche monat quartal jahr".split())
+# the seasons, like the months, say when the asker's case happens („wenn ich im Sommer angefangen habe")
+SEASONS: Final = frozenset("frühling frühjahr sommer herbst winter".split())
 RELATIVE_TIMES: Final = frozenset(
     """nächste nächsten nächstes kommende kommenden kommendes folgende folgenden übernächsten letzte letzten
     letztes vorige vorigen voriges vergangene vergangenen vergangenes laufende laufenden laufendes diese diesen
@@ -221,13 +223,14 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
         verb_first = opens and _verb_before_subject(text, found, position)
         # … or with an adjective before its noun („Wettbewerbsrechtliche Unterlassungsansprüche verjähren …")
         attribute = opens and _attribute_before_noun(text, found, position)
-        # a month („wenn ich im Oktober kündige") or a time from now („ab dem nächsten Monat") is when the asker's case
-        # happens, not what the question is about
+        # a month („wenn ich im Oktober kündige"), a season or a time from now („ab dem nächsten Monat") is when the
+        # asker's case happens, not what the question is about
         relative_time = terms[0] in TIME_UNITS and before_previous in RELATIVE_TIMES
         key = (
             (number or word[0].isupper() or word.isupper())
             and terms[0] not in GENERIC_TERMS
             and word.casefold() not in MONTHS
+            and word.casefold() not in SEASONS
             and not relative_time
             and not verb_first
             and not attribute

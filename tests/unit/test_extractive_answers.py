@@ -1075,6 +1075,12 @@ def test_a_month_the_question_names_is_the_time_of_the_case_not_its_matter() -> 
     assert "kundigen" in condition.said_words  # the condition that answers it says what the asker did
 
 
+def test_a_season_the_question_names_is_the_time_of_the_case_like_a_month() -> None:
+    question = "Gibt es das Weihnachtsgeld auch, wenn ich im Sommer angefangen habe?"
+    words = {w.word: w for w in question_words(question)}
+    assert words["Weihnachtsgeld"].key and not words["Sommer"].key
+
+
 @pytest.mark.parametrize(
     ("question", "word"), [("… wenn es ab dem nächsten Monat gelten soll?", "Monat"), ("… im letzten Jahr?", "Jahr")]
 )
