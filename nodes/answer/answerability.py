@@ -111,6 +111,8 @@ SIMILARITY_GATES: Final[dict[str, SimilarityGate]] = {
     )
 }
 MAX_VARIANTS: Final = 3
+# the asker speaks of their own case („Wie viel Urlaub bekomme ich?"), not of an institution's or a law's
+_ASKER: Final = regex.compile(r"(?i)\b(?:ich|mich|mir|mein\w*|wir|uns|unser\w*|du|dich|dir|dein\w*)\b")
 _NUMBER_HYPHEN: Final = regex.compile(r"(?<=\d)-(?=\p{L})")
 # „nach Satz 1": a sentence of the same paragraph by its number, not one of another paragraph („Absatz 2 Satz 1")
 _OWN_SENTENCE: Final = regex.compile(r"(?<!(?:Absatz|Abs\.|§|Artikel|Art\.) \d+\p{Ll}? )\bSatz (\d+)\b")
@@ -208,7 +210,7 @@ def assess_answerability(
         "answer_features": features,
         "evidence": [EvidenceSentence(entry_id=c.hit.entry_id, text=c.text, score=round(c.score, 4)) for c in evidence],
         "premise": premise,
-        "follow_up": policy.voice.follow_up(follow_up) if follow_up else None,
+        "follow_up": policy.voice.follow_up(follow_up, personal=bool(_ASKER.search(question))) if follow_up else None,
     }
     action = policy.strictness.low_score_action if outcome == "partial" else None
     if refused:

@@ -31,6 +31,7 @@ _TEXTS: Final[dict[Voice, dict[str, str]]] = {
         "arbeitszeit": "Arbeiten Sie in Vollzeit oder in Teilzeit?",
         "ort": "Für welchen Ort möchten Sie es wissen?",
         "fall": "Welcher dieser Fälle trifft auf Sie zu?",
+        "fall_meant": "Welchen dieser Fälle meinen Sie?",
         "bezug": "Worauf genau bezieht sich Ihre Frage?",
     },
     "du": {
@@ -46,6 +47,7 @@ _TEXTS: Final[dict[Voice, dict[str, str]]] = {
         "arbeitszeit": "Arbeitest du in Vollzeit oder in Teilzeit?",
         "ort": "Für welchen Ort möchtest du es wissen?",
         "fall": "Welcher dieser Fälle trifft auf dich zu?",
+        "fall_meant": "Welchen dieser Fälle meinst du?",
         "bezug": "Worauf genau bezieht sich deine Frage?",
     },
 }
@@ -86,9 +88,10 @@ class BotVoice(BaseModel):
     def question_too_long(self, length: int, limit: int) -> str:
         return self._text("question_too_long").format(length=length, limit=limit)
 
-    def follow_up(self, dimension: Dimension) -> str:
-        """The one short follow-up question that asks for missing context."""
-        return self._text(dimension)
+    def follow_up(self, dimension: Dimension, *, personal: bool = True) -> str:
+        """The one short follow-up question that asks for missing context; of a question not about the asker's own
+        case („Kann der Bundestag sich selbst auflösen?") it asks which case is meant, not which one applies."""
+        return self._text("fall_meant" if dimension == "fall" and not personal else dimension)
 
 
 DEFAULT_VOICE: Final = BotVoice()

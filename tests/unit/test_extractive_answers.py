@@ -1404,6 +1404,22 @@ def test_one_sentence_with_a_value_per_case_asks_which_case(question: str, block
     assert [c.text for c in evidence] == [block.text]
 
 
+@pytest.mark.parametrize(
+    ("question", "follow_up"),
+    [
+        ("Was bekomme ich für Rufbereitschaft?", "Welcher dieser Fälle trifft auf Sie zu?"),
+        # no case of the asker's own: the question asks which case is meant
+        ("Was zahlt die Firma für Rufbereitschaft?", "Welchen dieser Fälle meinen Sie?"),
+    ],
+)
+def test_the_follow_up_asks_which_case_applies_only_where_the_asker_speaks_of_their_own(
+    question: str, follow_up: str
+) -> None:
+    services: Any = type("Services", (), {"embedder": None})()
+    state: Any = {"question_for_model": question, "policy": POLICY, "context_blocks": [RUFBEREITSCHAFT]}
+    assert assess_answerability(state, None, services=services)["follow_up"] == follow_up  # type: ignore[arg-type]
+
+
 def test_a_list_inside_a_sentence_reads_as_whole_sentences_with_the_words_after_it() -> None:
     """Statutes put lists inside sentences: each item is read with the lead-in and with the words that close the
     sentence after the list, also when it starts with a noun; a list at the end of a sentence keeps its items."""

@@ -20,6 +20,7 @@ def _all_texts(voice: BotVoice) -> list[str]:
         voice.empty_question,
         voice.question_too_long(3000, 2000),
         *(voice.follow_up(d) for d in dimensions),  # type: ignore[arg-type]
+        voice.follow_up("fall", personal=False),
     ]
 
 
@@ -37,6 +38,7 @@ def test_du_voice_is_informal() -> None:
     voice = BotVoice(voice="du")
     assert voice.disclaimer == "Bitte prüfe die Angaben im Einzelfall."
     assert voice.follow_up("bundesland") == "Für welches Bundesland möchtest du es wissen?"
+    assert voice.follow_up("fall", personal=False) == "Welchen dieser Fälle meinst du?"
     assert not any(" Sie " in text for text in _all_texts(voice))
 
 
