@@ -3,7 +3,8 @@
 ``python -m stores.text.thesaurus_build /usr/share/mythes/th_de_DE_v2.dat``. Each meaning line of the MyThes
 file becomes one set of lemmas. Only nouns are kept (capitalised single words, hyphens allowed): verbs and
 adjectives share the analyzer's lemmas with nouns of other meanings („lohnen" / „Lohn"), and the key content of a
-question is its nouns. Left out too: words the analyzer drops or leaves shorter than four letters, and terms marked
+question is its nouns. Left out too: words the analyzer drops or leaves shorter than four letters (but for
+abbreviations of three capitals: „PKW", „KFZ", „MHD"), and terms marked
 as broader or narrower terms, figurative, vulgar, dated or jocular — they name another meaning, not the same one.
 """
 
@@ -25,6 +26,7 @@ _OTHER_MEANING: Final = re.compile(
 _NOTE: Final = re.compile(r"\([^)]*\)")
 _SINGLE_WORD: Final = re.compile(r"^[\w-]+$")
 MIN_LEMMA: Final = 4
+ABBREVIATION_LETTERS: Final = 3  # „PKW" for „Auto": three capitals name one thing; two („AU") too many
 
 
 def synonym_sets(lines: Iterable[str]) -> Iterator[frozenset[str]]:
@@ -38,7 +40,7 @@ def synonym_sets(lines: Iterable[str]) -> Iterator[frozenset[str]]:
             if _OTHER_MEANING.search(term) or not _SINGLE_WORD.match(word) or not word[:1].isupper():
                 continue
             terms = analyze(word)
-            if terms and len(terms[0]) >= MIN_LEMMA:
+            if terms and (len(terms[0]) >= MIN_LEMMA or (word.isupper() and len(word) == ABBREVIATION_LETTERS)):
                 lemmas.add(terms[0])
         if len(lemmas) > 1:
             yield frozenset(lemmas)

@@ -17,6 +17,8 @@ heirat|2
 -|Blütezeit (fig.)|Hochzeit|Epoche (Oberbegriff)
 lohn|1
 -|Lohn (Hauptform)|Entgelt|Gehalt|bezahlen|AU
+auto|1
+-|Auto (Hauptform)|PKW|Pkw|Wagen
 """
 
 
@@ -24,6 +26,7 @@ def test_the_shipped_sets_know_everyday_and_official_words_alike() -> None:
     assert "entgelt" in synonyms("gehalt") and "gehalt" in synonyms("entgelt")
     assert "arbeitsunfahigkeitsbescheinigung" in synonyms("krankschreibung")
     assert "eheschliessung" in synonyms("hochzeit")
+    assert "pkw" in synonyms("auto") and "mindesthaltbarkeitsdatum" in synonyms("mhd")
     assert synonyms("nichtswort") == frozenset()
 
 
@@ -31,13 +34,18 @@ def test_a_build_keeps_nouns_of_one_meaning_and_drops_the_rest(tmp_path: Path) -
     source = tmp_path / "th_de.dat"
     source.write_text(MYTHES_SAMPLE, encoding="utf-8")
     target = tmp_path / "synonyms.txt.gz"
-    assert build(source, target) == 2
+    assert build(source, target) == 3
     with gzip.open(target, "rt", encoding="utf-8") as lines:
         assert next(lines) == f"# analyzer={ANALYZER_VERSION}\n"
         sets = [line.split() for line in lines]
     # no phrase („eheliche Verbindung"), no verb („heiraten"), no broader term, no figurative meaning, nothing
-    # shorter than four letters („AU"); the second Hochzeit line keeps no other noun, so it is no set
-    assert sets == [["eheschliessung", "heirat", "hochzeit", "jawort", "trauung"], ["entgelt", "gehalt", "lohn"]]
+    # shorter than four letters („AU") but an abbreviation of three capitals („PKW"); the second Hochzeit line keeps
+    # no other noun, so it is no set
+    assert sets == [
+        ["auto", "pkw", "wagen"],
+        ["eheschliessung", "heirat", "hochzeit", "jawort", "trauung"],
+        ["entgelt", "gehalt", "lohn"],
+    ]
     assert "lohn" in _index(target)["gehalt"]
 
 
