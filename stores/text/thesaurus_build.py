@@ -4,8 +4,8 @@
 file becomes one set of lemmas. Only nouns are kept (capitalised single words, hyphens allowed): verbs and
 adjectives share the analyzer's lemmas with nouns of other meanings („lohnen" / „Lohn"), and the key content of a
 question is its nouns. Left out too: words the analyzer drops or leaves shorter than four letters (but for
-abbreviations of three capitals: „PKW", „KFZ", „MHD"), and terms marked
-as broader or narrower terms, figurative, vulgar, dated or jocular — they name another meaning, not the same one.
+abbreviations of three capitals: „PKW", „KFZ", „MHD"), and terms marked as broader or narrower terms, figurative,
+vulgar, dated or jocular — they name another meaning, not the same one.
 """
 
 from __future__ import annotations
