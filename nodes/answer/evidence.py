@@ -20,6 +20,7 @@ import regex
 
 from nodes.answer.answer_type import MAJORITY_TERMS, asks_lead_time, expected_answer_type, gives, without_references
 from nodes.answer.premise import MONTHS, Quantity, quantities, repeats, says_repeatedly
+from nodes.shared.guardrails import PLACEHOLDER
 from stores.kb.models import Hit
 from stores.text import closes_sentence, goes_on_item, list_depth, split_sentences
 from stores.text.references import named_by_reference, qualified_by_reference, referenced_ids
@@ -28,7 +29,6 @@ from stores.vector.analyzer import analyze
 from stores.vector.embedders import Embedder
 
 _WORD: Final = regex.compile(r"\p{N}+(?:[.,]\p{N}+)*|\p{L}[\p{L}\p{M}\p{N}]*(?:[-'’]\p{L}[\p{L}\p{M}\p{N}]*)*|§")
-_PLACEHOLDER: Final = regex.compile(r"‹[^›]*›")  # redacted personal data is no content of the question
 # A further part of the question: „und" before a question word („… und wie lange bleibt …"), or before a verb and its
 # pronoun subject („… und übernimmt er auch die Beerdigungskosten?"); a conjunction there opens a clause of the first.
 _PART_BREAK: Final = regex.compile(
@@ -196,7 +196,7 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
     the noun of a majority question („Welche Mehrheit …"): the answer gives its measure („zwei Dritteln")."""
     words: list[QuestionWord] = []
     previous = before_previous = ""
-    text = _PLACEHOLDER.sub(" ", question)
+    text = PLACEHOLDER.sub(" ", question)
     asked_nouns = MAJORITY_TERMS if expected_answer_type(question) == "majority" else frozenset()
     units = [] if with_units else _unit_spans(text)
     found = list(_WORD.finditer(text))

@@ -19,6 +19,7 @@ class PiiPattern:
 
 
 # Placeholders use ‹…› so they can never be mistaken for a citation in [brackets].
+PLACEHOLDER: Final = regex.compile(r"‹[^›]*›")
 PII_PATTERNS: Final = (
     PiiPattern("email", "‹E-Mail›", regex.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
     PiiPattern("iban", "‹IBAN›", regex.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){3,7}(?:[ ]?[A-Z0-9]{1,3})?\b")),

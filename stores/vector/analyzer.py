@@ -84,7 +84,7 @@ def _lemma(word: str) -> str:
 
 
 @lru_cache(maxsize=200_000)
-def _infinitive(word: str) -> bool:
+def infinitive(word: str) -> bool:
     """Whether a lower-case word is a verb's infinitive: its own lemma, and its third person (``zwingt``,
     ``arbeitet``, ``regelt``) leads back to it. Looked up capitalised, such a word would become a noun of
     the same spelling (``zwingen`` → Zwinge, ``bleiben`` → Bleibe), while the verb's other forms stay verbs."""
@@ -153,7 +153,7 @@ def _word_terms(token: str) -> tuple[str, ...]:
         joined = _lemma("".join(parts).casefold())
         pieces = [term for part in parts if len(part) > 1 for term in _word_terms(part)]
         return (fold(joined), *pieces)
-    lemma = lowered if token[:1].islower() and _infinitive(lowered) else _lemma(lowered)
+    lemma = lowered if token[:1].islower() and infinitive(lowered) else _lemma(lowered)
     if lemma in GERMAN_STOPWORDS:
         return ()
     return (fold(lemma), *(fold(part) for part in _compound_parts(lowered)))
