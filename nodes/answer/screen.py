@@ -9,7 +9,8 @@ from langgraph.runtime import Runtime
 from nodes.answer.context import AnswerContext
 from nodes.answer.runtime import context_of
 from nodes.answer.state import AnswerState
-from nodes.shared.guardrails import detect_categories, redact_pii
+from nodes.shared.guardrails import PLACEHOLDER, detect_categories, redact_pii
+from stores.text.casing import restore_case
 
 
 def screen_input(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[str, Any]:
@@ -23,8 +24,10 @@ def screen_input(state: AnswerState, runtime: Runtime[AnswerContext]) -> dict[st
     if len(question) > ctx.max_question_chars:
         return {"error": voice.question_too_long(len(question), ctx.max_question_chars)}
     flags = detect_categories(question, state["policy"].strictness.guardrail_categories)
-    question_for_model = redact_pii(question) if "pii" in flags else question
-    return {"guardrail_flags": flags, "question_for_model": question_for_model.strip()}
+    question_for_model = redact_pii(question.strip()) if "pii" in flags else question.strip()
+    # the answer graph reads German nouns by their capitals: a question typed without them gets them back
+    question_for_model = restore_case(question_for_model, keep=PLACEHOLDER)
+    return {"guardrail_flags": flags, "question_for_model": question_for_model}
 
 
 def route_after_screen_input(state: AnswerState) -> Literal["plan_queries", "finalize_answer"]:

@@ -466,6 +466,16 @@ def test_extractive_provider_answers_verbatim_with_citations(services: StaticSer
     assert out["confidence"] >= AnswerContext().confidence_threshold
 
 
+@pytest.mark.parametrize("typed", [str.lower, str.upper])
+def test_a_question_typed_without_capitals_is_answered_as_the_written_one(services: StaticServices, typed: Any) -> None:
+    """The graph reads key words by their capitals; „wie viele urlaubstage …" and shouting lose none of them."""
+    question = "Wie viele Urlaubstage erhalten Vollzeitbeschäftigte?"
+    written = Run(services, question, [], provider="extractive").state
+    out = Run(services, typed(question), [], provider="extractive").state
+    assert out["question"] == typed(question) and out["question_for_model"] == question
+    assert (out["answer"], out["bucket"]) == (written["answer"], "delivered")
+
+
 def test_a_weakly_matching_extractive_answer_goes_to_review(services: StaticServices) -> None:
     """Offline too: an answer whose key words are covered only by two sentences of two blocks, each about one
     of them (no sentence says whether the Verpflegungspauschale is paid in the Homeoffice), gets a low
