@@ -42,7 +42,7 @@ def run_evals(
         typer.Argument(
             metavar="SUITE",
             help="retrieval, refusal, grounding, invariants, poisoning, critic, scorecard, scan, law_answers, "
-            "demo_answers, all.",
+            "demo_answers, law_typing, demo_typing, all.",
         ),
     ],
     data_dir: Annotated[

@@ -30,7 +30,18 @@ from evals.datasets import DatasetError
 from evals.progress import RichTracker, progress_display
 from evals.report import run_folder, table_json, write_report
 from evals.suite import REPO_ROOT, RunSettings, Split, Suite, SuiteContext
-from evals.suites import critic, grounding, invariants, poisoning, questions, refusal, retrieval, scan, scorecard
+from evals.suites import (
+    critic,
+    grounding,
+    invariants,
+    poisoning,
+    questions,
+    refusal,
+    retrieval,
+    scan,
+    scorecard,
+    typed,
+)
 from graphs.settings import load_settings
 from nodes.settings import ProviderName
 from nodes.shared.llm import probe_provider
@@ -51,6 +62,8 @@ SUITES: dict[str, Suite] = {
         scan.SUITE,
         questions.LAW_SUITE,
         questions.DEMO_SUITE,
+        typed.LAW_SUITE,
+        typed.DEMO_SUITE,
     )
 }
 

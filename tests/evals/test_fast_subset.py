@@ -28,6 +28,8 @@ FAST_LIMITS: dict[str, int | None] = {
     "scan": None,  # one document; --limit does not apply
     "law_answers": 15,  # of the report split, spread over the kinds; levels 1-3
     "demo_answers": 15,
+    "law_typing": 10,  # each question as written, in lower case and in capitals; level 3
+    "demo_typing": 10,
 }
 
 
