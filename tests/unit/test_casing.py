@@ -31,6 +31,12 @@ from stores.text.casing import restore_case
         # an adjective's form before a word that may be a noun is the adjective; a comma ends the noun phrase
         ("gibt es geld für einen ganzen tag?", "Gibt es Geld für einen ganzen Tag?"),
         ("für übernachtungen gibt's 100 € pro nacht, oder?", "Für Übernachtungen gibt's 100 € pro Nacht, oder?"),
+        # a word before a subject pronoun is the verb; a short word the dictionary lacks is an abbreviation
+        (
+            "ab wie vielen beschäftigten brauche ich einen beauftragten?",
+            "Ab wie vielen Beschäftigten brauche ich einen Beauftragten?",
+        ),
+        ("gilt das auch nach dem bgb?", "Gilt das auch nach dem BGB?"),
         # a hyphenated noun gets a capital on each part
         ("darf mein chef mein e-mail-postfach lesen?", "Darf mein Chef mein E-Mail-Postfach lesen?"),
     ],
