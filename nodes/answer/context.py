@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -28,6 +29,9 @@ class AnswerContext(BaseModel):
     confidence_threshold: float = Field(0.70, ge=0.0, le=1.0, description="Darunter: menschliche Prüfung.")
     prompt_budget_tokens: int = Field(3000, ge=200, description="Höchstens so viele Tokens Kontextblöcke.")
     min_context_blocks: int = Field(6, ge=1, description="So viele Blöcke bleiben beim Kürzen mindestens.")
+    as_of: date | None = Field(
+        None, description="Stichtag: Einträge, die an diesem Tag nicht gelten, antworten nicht; leer: heute."
+    )
     retrieval_limit: int = Field(8, ge=1, le=50, description="Treffer pro Frage.")
     survey_retrieval_limit: int = Field(14, ge=1, le=50, description="Treffer für Überblicksfragen.")
     max_sub_queries: int = Field(4, ge=1, le=8, description="Höchstens so viele Teilfragen plant der Planer.")

@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from datetime import date
+from typing import Any, Final, Literal
 
+import regex
 from langgraph.runtime import Runtime
 
 from nodes.answer.context import AnswerContext
 from nodes.answer.runtime import context_of
 from nodes.answer.services import AnswerServices
 from nodes.answer.state import AnswerFeatures, AnswerState
+from stores.kb.models import Hit
 from stores.kb.store import KnowledgeBaseNotFound
+
+# a year of a date or period („2025", „im Jahr 2024"), not a section („§ 2025") or part of an act's name („BDSG 2018")
+_YEAR: Final = regex.compile(r"(?<!§\s?|Nr\.\s?|Art\.\s?|\p{Lu}\s)\b((?:19|20)\d{2})\b")
 
 
 def retrieve_passages(
     state: AnswerState, runtime: Runtime[AnswerContext], *, services: AnswerServices
 ) -> dict[str, Any]:
-    """Search only the policy's KB; when the planner names one stand year, entries of that year go first."""
+    """Search only the policy's KB for entries in force on the day asked about (the context's ``as_of``, by default
+    today, or the one year the question names); when the planner names one stand year, entries of that year go
+    first."""
     ctx = context_of(runtime)
     policy = state["policy"]
     planned = state["planned_queries"]
@@ -25,11 +33,29 @@ def retrieve_passages(
         hits = services.knowledge_base.search(policy.kb_id, [p.text for p in planned], limit=limit)
     except KnowledgeBaseNotFound as exc:
         return {"error": str(exc), "hits": [], "conflicts": []}
+    hits = _in_force(hits, _asked_period(state["question_for_model"]) or (ctx.as_of or date.today(),) * 2)
     years = {str(p.stand_year) for p in planned if p.stand_year is not None}
     if len(years) == 1:
         year = years.pop()
         hits = sorted(hits, key=lambda h: (h.cross_ref_extra, not h.stand.startswith(year), h.rank))
     return {"hits": hits, "conflicts": services.knowledge_base.conflicts(policy.kb_id)}
+
+
+def _asked_period(question: str) -> tuple[date, date] | None:
+    """The year a question asks about („Wie hoch war der Zuschuss 2025?"), where it names exactly one."""
+    years = {int(y) for y in _YEAR.findall(question)}
+    if len(years) != 1:
+        return None
+    year = years.pop()
+    return date(year, 1, 1), date(year, 12, 31)
+
+
+def _in_force(hits: list[Hit], period: tuple[date, date]) -> list[Hit]:
+    """The hits whose entries are valid in the period asked about: a rule that ran out („Essenszuschuss (bis
+    2025)") answers no question about today, one that starts later none about the past. Where no hit is valid
+    then, all stay: the Stand line dates what the answer quotes."""
+    current = [h for h in hits if h.in_force(*period)]
+    return current or hits
 
 
 def assess_retrieval(state: AnswerState) -> dict[str, Any]:

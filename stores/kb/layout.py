@@ -49,6 +49,13 @@ def day_number(day: date | None, default: int) -> int:
     return default if day is None else day.year * 10_000 + day.month * 100 + day.day
 
 
+def day_of(number: int) -> date | None:
+    """The date of a ``day_number``; None for the open ends ``NO_START`` and ``NO_END``."""
+    if number in (NO_START, NO_END):
+        return None
+    return date(number // 10_000, number // 100 % 100, number % 100)
+
+
 @dataclass(frozen=True)
 class Chunk:
     """One chunk of an entry; its first ``repeated`` characters repeat the lead-in of a list it opens inside."""

@@ -62,3 +62,11 @@ class Hit(BaseModel):
     score: float = Field(ge=0.0, le=1.0)
     rank: int = Field(ge=1)
     cross_ref_extra: bool = False
+    valid_from: date | None = None
+    valid_until: date | None = None
+
+    def in_force(self, first: date, last: date) -> bool:
+        """Whether the entry is valid on some day from ``first`` to ``last``."""
+        return (self.valid_from is None or self.valid_from <= last) and (
+            self.valid_until is None or self.valid_until >= first
+        )

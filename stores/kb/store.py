@@ -12,7 +12,16 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from stores.kb.layout import NO_END, NO_START, TENANT_KEY, checked_kb_id, chunk_number, day_number, kb_alias
+from stores.kb.layout import (
+    NO_END,
+    NO_START,
+    TENANT_KEY,
+    checked_kb_id,
+    chunk_number,
+    day_number,
+    day_of,
+    kb_alias,
+)
 from stores.kb.models import Hit, KBConflict, KBEntry
 from stores.settings import StoreSettings
 from stores.sql.engine import Database
@@ -199,4 +208,6 @@ def _hit(point: ScoredPoint, rank: int, *, cross_ref_extra: bool = False, text: 
         score=point.score,
         rank=rank,
         cross_ref_extra=cross_ref_extra,
+        valid_from=day_of(int(payload.get("valid_from_n", NO_START))),
+        valid_until=day_of(int(payload.get("valid_until_n", NO_END))),
     )

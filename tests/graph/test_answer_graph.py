@@ -476,6 +476,35 @@ def test_a_question_typed_without_capitals_is_answered_as_the_written_one(servic
     assert (out["answer"], out["bucket"]) == (written["answer"], "delivered")
 
 
+@pytest.mark.parametrize(
+    ("as_of", "cited", "value"), [("2026-06-01", "lb-kan-02", "3,50"), ("2025-06-01", "lb-kan-01", "3,00")]
+)
+def test_an_entry_not_in_force_on_the_day_asked_about_does_not_answer(
+    services: StaticServices, as_of: str, cited: str, value: str
+) -> None:
+    """The old rule ran out at the end of 2025, the new one starts in 2026: each answers only in its own time."""
+    out = Run(
+        services,
+        "Wie viel zahlt das Unternehmen zum Mittagessen in der Kantine zu?",
+        [],
+        provider="extractive",
+        as_of=as_of,
+    ).state
+    assert out["bucket"] == "delivered" and out["citations"] == [cited] and value in out["answer"]
+
+
+def test_a_year_the_question_names_is_the_time_asked_about(services: StaticServices) -> None:
+    """No „nicht 2025, sondern 2026": the entry in force in 2025 answers, or none does."""
+    out = Run(
+        services,
+        "Wie viel hat das Unternehmen 2025 zum Mittagessen in der Kantine zugezahlt?",
+        [],
+        provider="extractive",
+        as_of="2026-06-01",
+    ).state
+    assert "lb-kan-02" not in out["citations"] and "2026" not in out["answer"]
+
+
 def test_a_weakly_matching_extractive_answer_goes_to_review(services: StaticServices) -> None:
     """Offline too: an answer whose key words are covered only by two sentences of two blocks, each about one
     of them (no sentence says whether the Verpflegungspauschale is paid in the Homeoffice), gets a low

@@ -57,3 +57,6 @@ def test_demo_kb_validity_switch(demo: KnowledgeBase) -> None:
     old = demo.search("demo", ["Essenszuschuss Kantine"], valid_on=date(2025, 6, 1), expand_cross_refs=False)
     new = demo.search("demo", ["Essenszuschuss Kantine"], valid_on=date(2026, 6, 1), expand_cross_refs=False)
     assert old[0].entry_id == "lb-ess-01" and new[0].entry_id == "lb-ess-02"
+    # each hit carries its validity, so the answer graph can tell which entry holds on the day asked about
+    assert (old[0].valid_from, old[0].valid_until) == (None, date(2025, 12, 31))
+    assert (new[0].valid_from, new[0].valid_until) == (date(2026, 1, 1), None)
