@@ -68,6 +68,8 @@ _POINTER: Final = regex.compile(
 )
 _CLAUSE_JOIN: Final = regex.compile(r"(?i)\b(?:und|oder|sowie|aber)\b|[.;:!?–]\s")  # … or a sentence before it
 _REPEALED: Final = "(weggefallen)"
+# „an Standorten ohne Kantine", „wer keine Kinder hat": the noun names the case its absence makes
+_NEGATED: Final = regex.compile(r"\b(?:ohne|kein(?:e|en|em|er|es)?)\s+(?:\p{Ll}+\s+)?(\p{Lu}[\p{L}-]*)")
 # A law's short name of word beginnings (``ProdHaftG``, ``HeilMWerbG``, ``MPBetreibV``) in a block's id or title.
 _SHORT_NAME: Final = regex.compile(r"\b(?=\w*\p{Ll})(?=\p{Lu}\w*\p{Lu})\p{L}+\b")
 _FOLD: Final = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
@@ -174,6 +176,7 @@ class Candidate:
     paragraph: int = 0  # which paragraph of its block it stands in
     absatz: str | None = None  # the number of the statute paragraph it stands in („2" under „(2) …"), where known
     referred_terms: frozenset[str] = field(default_factory=frozenset)  # the terms of its ``referred`` sentences
+    negated_terms: frozenset[str] = field(default_factory=frozenset)  # said only as absent („ohne Kantine")
     lexical: float = 0.0
     key_coverage: float = 0.0
     dense: float | None = None
@@ -454,7 +457,17 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
                 body = f"{meant} {body}"
             lemmas = _lemmas(body)
             paragraphs[-1].append(
-                Candidate(hit, body, index, _terms(body), lemmas, header, names, absatz=numbers[index])
+                Candidate(
+                    hit,
+                    body,
+                    index,
+                    _terms(body),
+                    lemmas,
+                    header,
+                    names,
+                    absatz=numbers[index],
+                    negated_terms=negated_terms(body),
+                )
             )
         for number, paragraph in enumerate(paragraphs):
             terms = frozenset().union(*(c.terms for c in paragraph))
@@ -522,6 +535,13 @@ def _terms(sentence: str) -> frozenset[str]:
     and covers no „mindestens 21" of a question."""
     words = frozenset(t for t in analyze(sentence) if not t[0].isdigit())
     return words | frozenset(t for t in analyze(without_references(sentence)) if t[0].isdigit())
+
+
+def negated_terms(text: str) -> frozenset[str]:
+    """The terms of the nouns the text names only as absent („Beschäftigte an Standorten ohne Kantine"): a sentence
+    on the case without them says nothing of the case with them."""
+    absent = frozenset(t for match in _NEGATED.finditer(text) for t in analyze(match.group(1)))
+    return absent - frozenset(analyze(_NEGATED.sub(" ", text))) if absent else absent
 
 
 def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
@@ -634,13 +654,17 @@ def rank(
     total = sum(weights.values()) or 1.0
     names = frozenset(n for c in found for n in c.short_names)
     spelled = {w.terms[0]: spelled_names(w.terms[0], names) for w in words}
+    absent = negated_terms(question)
     scored: list[Candidate] = []
     for candidate in found:
+        # a noun the sentence names only as absent is said by it only for a question about its absence
+        terms = candidate.terms - (candidate.negated_terms - absent)
+        lemmas = candidate.lemmas - (candidate.negated_terms - absent)
         # a key word the sentence names by a provision is said by it („Ansprüche aus § 8" → Unterlassungsanspruch)
-        own_and_header = [candidate.terms, candidate.header_terms, candidate.referred_terms]
+        own_and_header = [terms, candidate.header_terms, candidate.referred_terms]
         lexical = matched = 0.0
         for word in words:
-            own = coverage(word, candidate.terms, candidate.lemmas)
+            own = coverage(word, terms, lemmas)
             # a law the question names in full counts as said by each of its sentences
             law = not spelled[word.terms[0]].isdisjoint(candidate.short_names)
             header = 1.0 if law else HEADER_RANK_SHARE * coverage(word, candidate.header_terms)
@@ -650,7 +674,7 @@ def rank(
             matched += own
         focus = min(1.0, matched / max(1, len(candidate.lemmas)) * 3)
         typed = None if asked is None else gives(asked, candidate.text, lead_times=lead_times)
-        said = [w for w in words if not w.number and coverage(w, candidate.terms, candidate.lemmas) >= COVERED]
+        said = [w for w in words if not w.number and coverage(w, terms, lemmas) >= COVERED]
         scored.append(
             replace(
                 candidate,

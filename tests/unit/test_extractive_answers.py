@@ -94,6 +94,25 @@ def test_the_sentence_with_the_asked_fact_ranks_first_and_is_whole() -> None:
     assert all(text[0].isupper() and text[-1] in ".!?" for text in ranked)
 
 
+def test_a_noun_named_only_as_absent_is_said_only_to_a_question_about_its_absence() -> None:
+    """„an Standorten ohne Kantine" names the case without a canteen: it does not answer „in der Kantine"."""
+    canteen = hit(
+        "lb-ess-02",
+        "Beschäftigte an Standorten ohne Kantine erhalten digitale Essensmarken im Wert von 7,50 € je Arbeitstag. "
+        "Der Zuschuss für jede Hauptmahlzeit in der Betriebskantine beträgt 3,50 €.",
+        title="Essenszuschuss",
+    )
+
+    def said(question: str) -> dict[str, frozenset[str]]:
+        return {c.text.split()[0]: c.said_keys for c in rank(question, candidates([canteen]), None)}
+
+    assert said("Wie hoch ist der Essenszuschuss in der Kantine?") == {
+        "Beschäftigte": frozenset(),
+        "Der": frozenset({"essenszuschuss", "kantine"}),
+    }
+    assert "kantine" in said("Wie viel Essenszuschuss gibt es an Standorten ohne Kantine?")["Beschäftigte"]
+
+
 def test_list_items_are_read_with_their_lead_in() -> None:
     texts = [c.text for c in candidates([STATUTE])]
     assert (
