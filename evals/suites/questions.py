@@ -21,12 +21,21 @@ without a level are measured at level 3 (or N):
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
 
-from evals.answering import answer_services, cached_knowledge_base, compiled_answer_graph, ingest_step
+from langgraph.graph.state import CompiledStateGraph
+
+from evals.answering import (
+    EvalKnowledgeBase,
+    answer_services,
+    cached_knowledge_base,
+    compiled_answer_graph,
+    ingest_step,
+)
 from evals.datasets.questions import (
     ANSWERABLE,
     DEMO_QUESTIONS,
@@ -96,6 +105,22 @@ class QuestionSet:
     mapping: Path | None = None
 
 
+@contextmanager
+def answer_graph_over(
+    spec: QuestionSet, ctx: SuiteContext
+) -> Iterator[tuple[EvalKnowledgeBase, CompiledStateGraph[Any, Any, Any, Any]]]:
+    """The set's KB, ingested once (shown as a progress step of its own), and the answer graph over it."""
+    mapping = read_mapping_file(spec.mapping) if spec.mapping is not None else None
+    with ingest_step(
+        ctx.progress,
+        f"{spec.kb_label} einlesen",
+        lambda bar: cached_knowledge_base(
+            ctx.settings.app, spec.source(ctx), spec.kb_id, spec.id_pattern(ctx), bar, mapping=mapping
+        ),
+    ) as kb:
+        yield kb, compiled_answer_graph(answer_services(kb, ctx.settings))
+
+
 def reference(question: Question) -> dict[str, Any]:
     return question.model_dump() | {"cited_ok": sorted(question.cited_ok)}
 
@@ -130,7 +155,6 @@ def run_question_set(spec: QuestionSet, ctx: SuiteContext) -> SuiteResult:
     ]
     levels = (ctx.settings.strictness,) if ctx.settings.strictness else LEVELS
     main_level = ctx.settings.strictness or DEFAULT_LEVEL
-    mapping = read_mapping_file(spec.mapping) if spec.mapping is not None else None
     source = spec.source(ctx)
     refusals: dict[str, list[EvaluationResult]] = defaultdict(list)
     scores: dict[str, list[EvaluationResult]] = defaultdict(list)
@@ -139,14 +163,7 @@ def run_question_set(spec: QuestionSet, ctx: SuiteContext) -> SuiteResult:
     reviewed: dict[bool, list[bool]] = {True: [], False: []}
     buckets: dict[int, Counter[str]] = {level: Counter() for level in levels}
     rows = []
-    with ingest_step(
-        ctx.progress,
-        f"{spec.kb_label} einlesen",
-        lambda bar: cached_knowledge_base(
-            ctx.settings.app, source, spec.kb_id, spec.id_pattern(ctx), bar, mapping=mapping
-        ),
-    ) as kb:
-        graph = compiled_answer_graph(answer_services(kb, ctx.settings))
+    with answer_graph_over(spec, ctx) as (kb, graph):
         for level in levels:
             context = AnswerContext(kb_id=spec.kb_id, strictness=level)
             for question in ctx.progress.track(questions, f"Stufe {level}"):

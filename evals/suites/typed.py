@@ -14,12 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from evals.answering import answer_services, cached_knowledge_base, compiled_answer_graph, ingest_step
 from evals.datasets.questions import LAW_KB, load_questions
 from evals.suite import Dataset, Metric, Suite, SuiteContext, SuiteResult, Table, dataset_version
-from evals.suites.questions import DEFAULT_LEVEL, DEMO, LAW, QuestionSet
+from evals.suites.questions import DEFAULT_LEVEL, DEMO, LAW, QuestionSet, answer_graph_over
 from nodes.answer.context import AnswerContext
-from stores.ingest.mapping import read_mapping_file
 
 TYPINGS: dict[str, Callable[[str], str]] = {"lower": str.lower, "upper": str.upper}
 
@@ -27,19 +25,10 @@ TYPINGS: dict[str, Callable[[str], str]] = {"lower": str.lower, "upper": str.upp
 def run_typing(spec: QuestionSet, ctx: SuiteContext) -> SuiteResult:
     questions = ctx.limited(load_questions(spec.questions, ctx.settings.split))
     level = ctx.settings.strictness or DEFAULT_LEVEL
-    mapping = read_mapping_file(spec.mapping) if spec.mapping is not None else None
-    source = spec.source(ctx)
     same: dict[str, list[bool]] = {name: [] for name in TYPINGS}
     kept: dict[str, list[bool]] = {name: [] for name in TYPINGS}
     rows: list[tuple[Any, ...]] = []
-    with ingest_step(
-        ctx.progress,
-        f"{spec.kb_label} einlesen",
-        lambda bar: cached_knowledge_base(
-            ctx.settings.app, source, spec.kb_id, spec.id_pattern(ctx), bar, mapping=mapping
-        ),
-    ) as kb:
-        graph = compiled_answer_graph(answer_services(kb, ctx.settings))
+    with answer_graph_over(spec, ctx) as (_, graph):
         context = AnswerContext(kb_id=spec.kb_id, strictness=level)
         for question in ctx.progress.track(questions, f"Stufe {level}, dreifach getippt"):
             written: dict[str, Any] = graph.invoke({"question": question.question}, context=context)
@@ -61,7 +50,7 @@ def run_typing(spec: QuestionSet, ctx: SuiteContext) -> SuiteResult:
     return SuiteResult(
         dataset=Dataset(
             f"evals/datasets/{spec.questions.name} ({ctx.settings.split}) auf {spec.kb_label}, klein und groß getippt",
-            dataset_version(spec.questions, source),
+            dataset_version(spec.questions, spec.source(ctx)),
             len(questions),
         ),
         metrics=metrics,
