@@ -37,6 +37,8 @@ from stores.text.casing import restore_case
             "Ab wie vielen Beschäftigten brauche ich einen Beauftragten?",
         ),
         ("gilt das auch nach dem bgb?", "Gilt das auch nach dem BGB?"),
+        # capitals have no „ß": a word the dictionary knows only with it gets it back
+        ("WIE HOCH IST DAS BUSSGELD?", "Wie hoch ist das Bußgeld?"),
         # a hyphenated noun gets a capital on each part
         ("darf mein chef mein e-mail-postfach lesen?", "Darf mein Chef mein E-Mail-Postfach lesen?"),
     ],
