@@ -39,6 +39,11 @@ from stores.text.casing import restore_case
         ("gilt das auch nach dem bgb?", "Gilt das auch nach dem BGB?"),
         # capitals have no „ß": a word the dictionary knows only with it gets it back
         ("WIE HOCH IST DAS BUSSGELD?", "Wie hoch ist das Bußgeld?"),
+        # „zu" opens a noun phrase, but an infinitive after it is the verb
+        (
+            "bekomme ich geld, wenn ich zu hause bleibe, um ihn zu betreuen?",
+            "Bekomme ich Geld, wenn ich zu Hause bleibe, um ihn zu betreuen?",
+        ),
         # a hyphenated noun gets a capital on each part
         ("darf mein chef mein e-mail-postfach lesen?", "Darf mein Chef mein E-Mail-Postfach lesen?"),
     ],
