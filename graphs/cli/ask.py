@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -24,6 +25,12 @@ def ask(
     kb: Annotated[str | None, typer.Option("--kb", help="Wissensbasis direkt wählen.")] = None,
     strictness: Annotated[int | None, typer.Option(min=1, max=5, help="Stufe 1–5 für diesen Lauf.")] = None,
     review: Annotated[bool, typer.Option("--review", help="Unsichere Antworten hier prüfen (interrupt).")] = False,
+    as_of: Annotated[
+        datetime | None,
+        typer.Option(
+            "--as-of", formats=["%Y-%m-%d"], help="Stichtag JJJJ-MM-TT: nur Einträge, die dann gelten; Vorgabe heute."
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Den vollständigen Ausgabesatz als JSON ausgeben.")] = False,
 ) -> None:
     """Eine Frage belegt aus der Wissensbasis beantworten."""
@@ -41,6 +48,7 @@ def ask(
         kb_id=kb,
         strictness=strictness,
         review="interrupt" if review else "bucket",
+        as_of=as_of.date() if as_of is not None else None,
     )
     try:
         if review:

@@ -47,6 +47,16 @@ def test_ask_prints_the_full_output_record_as_json() -> None:
 
 
 @pytest.mark.usefixtures("demo_kb")
+@pytest.mark.parametrize(("as_of", "cited"), [("2025-06-01", "lb-ess-01"), ("2026-06-01", "lb-ess-02")])
+def test_ask_answers_from_the_entries_in_force_on_the_day_given(as_of: str, cited: str) -> None:
+    """The old Essenszuschuss ran out at the end of 2025, the new one starts in 2026."""
+    question = "Wie viel Zuschuss gibt es für jede Hauptmahlzeit in der Betriebskantine?"
+    result = runner.invoke(app, ["ask", question, "--kb", "demo", "--as-of", as_of, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["citations"] == [cited]
+
+
+@pytest.mark.usefixtures("demo_kb")
 def test_ask_through_a_bot_uses_its_level() -> None:
     assert runner.invoke(app, ["bots", "create", "hr", "--kb", "demo", "--strictness", "1"]).exit_code == 0
     result = runner.invoke(app, ["ask", "Wie viele Urlaubstage habe ich in Vollzeit?", "--bot", "hr", "--json"])
