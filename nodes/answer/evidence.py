@@ -25,7 +25,7 @@ from stores.kb.models import Hit
 from stores.text import closes_sentence, goes_on_item, list_depth, split_sentences
 from stores.text.references import named_by_reference, qualified_by_reference, referenced_ids
 from stores.text.thesaurus import synonyms
-from stores.vector.analyzer import analyze
+from stores.vector.analyzer import analyze, verb_lemma
 from stores.vector.embedders import Embedder
 
 _WORD: Final = regex.compile(r"\p{N}+(?:[.,]\p{N}+)*|\p{L}[\p{L}\p{M}\p{N}]*(?:[-'’]\p{L}[\p{L}\p{M}\p{N}]*)*|§")
@@ -98,6 +98,14 @@ QUESTION_COMPLEMENTS: Final = frozenset(
     "lange lang oft häufig hoch viel viele vielen alt schnell früh spät weit".split()
 )
 _HOW_MANY: Final = frozenset({"viel", "viele", "vielen"})
+# a condition clause („wenn er verhindert ist", „wenn ich kündige") names the case asked about; its verb is key
+# content unless it is too light to name one („wenn es keinen Betriebsrat gibt")
+_CONDITIONS: Final = frozenset("wenn falls sofern sobald soweit".split())
+_CLAUSE_END: Final = regex.compile(r"[,;:.?!–]")
+LIGHT_VERBS: Final = frozenset(
+    """geben gehen kommen machen tun bekommen kriegen nehmen passieren stehen bleiben lassen liegen sein haben
+    werden""".split()
+)
 TIME_UNITS: Final = frozenset("tag woche monat quartal jahr".split())
 # the seasons, like the months, say when the asker's case happens („wenn ich im Sommer angefangen habe")
 SEASONS: Final = frozenset("frühling frühjahr sommer herbst winter".split())
@@ -196,15 +204,20 @@ class Candidate:
 def question_words(question: str, *, with_units: bool = False) -> list[QuestionWord]:
     """The question's content words; stopwords, question openers and (unless ``with_units``) the units of its
     values are left out — with a value written in words („fünf Jahre"); a value in digits stays key content. So is
-    the noun of a majority question („Welche Mehrheit …"): the answer gives its measure („zwei Dritteln")."""
+    the noun of a majority question („Welche Mehrheit …"): the answer gives its measure („zwei Dritteln"). Key
+    content are the nouns and numbers, and the verb of a condition clause („wenn ich kündige"): the case asked about."""
     words: list[QuestionWord] = []
     previous = before_previous = ""
     text = PLACEHOLDER.sub(" ", question)
     asked_nouns = MAJORITY_TERMS if expected_answer_type(question) == "majority" else frozenset()
     units = [] if with_units else _unit_spans(text)
     found = list(_WORD.finditer(text))
+    condition = False
     for position, match in enumerate(found):
         word, after_wie = match.group(0), previous == "wie"
+        if position and _CLAUSE_END.search(text, found[position - 1].end(), match.start()):
+            condition = False
+        condition = condition or word.casefold() in _CONDITIONS
         asked = before_previous == "wie" and previous in _HOW_MANY
         before_previous, previous = previous, word.casefold()
         terms = tuple(analyze(word))
@@ -240,6 +253,9 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
         )
         if word.casefold() in QUESTION_OPENERS and not number:
             key = False
+        elif condition and word[0].islower():
+            verb = verb_lemma(word)
+            key = key or (verb is not None and verb not in LIGHT_VERBS)
         words.append(QuestionWord(word, terms, key, number, asked))
     return list({w.terms[0]: w for w in words}.values())
 

@@ -94,6 +94,12 @@ def infinitive(word: str) -> bool:
     return bool(stem) and any(str(simplemma.lemmatize(stem + ending, lang="de")) == word for ending in ("t", "et"))
 
 
+def verb_lemma(word: str) -> str | None:
+    """The infinitive of a lower-case verb form (``kündige``, ``gekündigt`` → ``kündigen``); None for other words."""
+    lemma = word if infinitive(word) else _lemma(word)
+    return lemma if infinitive(lemma) else None
+
+
 @lru_cache(maxsize=200_000)
 def _known(word: str) -> bool:
     return bool(simplemma.is_known(word, lang="de"))
