@@ -671,11 +671,12 @@ def rank(
     names = frozenset(n for c in found for n in c.short_names)
     spelled = {w.terms[0]: spelled_names(w.terms[0], names) for w in words}
     absent = negated_terms(question)
+    distinct = distinct_synonyms(words, found)
     scored: list[Candidate] = []
     for candidate in found:
         # a noun the sentence names only as absent is said by it only for a question about its absence
-        terms = candidate.terms - (candidate.negated_terms - absent)
-        lemmas = candidate.lemmas - (candidate.negated_terms - absent)
+        terms = candidate.terms - (candidate.negated_terms - absent) - distinct
+        lemmas = candidate.lemmas - (candidate.negated_terms - absent) - distinct
         # a key word the sentence names by a provision is said by it („Ansprüche aus § 8" → Unterlassungsanspruch)
         own_and_header = [terms, candidate.header_terms, candidate.referred_terms]
         lexical = matched = 0.0
@@ -722,6 +723,19 @@ def rank(
         ranked.append(replace(candidate, dense=similarity, cosine=cosine, score=score))
     ranked.sort(key=lambda c: (-c.score, c.hit.rank, c.position))
     return ranked
+
+
+def distinct_synonyms(words: Sequence[QuestionWord], found: Sequence[Candidate]) -> frozenset[str]:
+    """The thesaurus synonyms of question words that a retrieved sentence names beside the word itself: this KB
+    tells them apart („Die Bundesversammlung besteht aus den Mitgliedern des Bundestages"), so neither says the
+    other here."""
+    asked = {t for w in words for t in w.terms}
+    return frozenset(
+        synonym
+        for word in words
+        for synonym in synonyms(word.terms[0]) - asked
+        if any(word.terms[0] in c.lemmas and synonym in c.lemmas for c in found)
+    )
 
 
 def lead(ranked: Sequence[Candidate]) -> float:

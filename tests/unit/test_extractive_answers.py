@@ -1233,6 +1233,24 @@ def test_a_synonym_said_in_a_form_of_its_stem_covers_the_word() -> None:
     assert _covered("Welche Vorschrift gilt für Geräte?", "Vorschrift", ordered) == 0.0
 
 
+def test_synonyms_a_retrieved_sentence_names_side_by_side_are_two_things_in_this_kb() -> None:
+    """The thesaurus has „Bundesversammlung" for „Bundestag" (the Swiss parliament); the Grundgesetz names both in
+    one sentence, so a sentence on the Bundestag says nothing of the Bundesversammlung."""
+    question = "Wie viele Mitglieder hat die Bundesversammlung?"
+    assert "bundestag" in synonyms("bundesversammlung")
+    both = hit(
+        "GG Art54",
+        "Die Bundesversammlung besteht aus den Mitgliedern des Bundestages und einer gleichen Anzahl von Mitgliedern.",
+    )
+    bundestag = hit("GG Art63", "Der Bundestag wählt binnen vierzehn Tagen mit mehr als der Hälfte seiner Mitglieder.")
+    ranked = rank(question, candidates([bundestag, both]), None)
+    assert [c.hit.entry_id for c in ranked] == ["GG Art54", "GG Art63"]
+    assert ranked[1].said_keys == {"mitglied"}
+    # where no retrieved sentence names both, the synonym still says the word
+    alone = rank(question, candidates([bundestag]), None)
+    assert alone[0].said_keys == {"mitglied", "bundesversammlung"}
+
+
 def test_a_count_of_times_is_said_by_more_than_once() -> None:
     sentence = "Niemand darf wegen derselben Tat mehrmals bestraft werden."
     assert _covered("Kann man für dieselbe Tat zweimal bestraft werden?", "zweimal", sentence) == SYNONYM
