@@ -36,11 +36,12 @@ _PART_BREAK: Final = regex.compile(
     r"|(?:,\s*|\s+)und\s+(?=(?!(?:wenn|falls|dass|weil|da|als|obwohl|sobald|nachdem|bevor|damit|zwar|so|auch|dann|nur"
     r"|noch|nicht)\b)(?-i:\p{Ll}+)\s+(?:er|sie|es|ich|man|wir|du|ihr)\b)"
 )
-# A sentence that opens by pointing back („In dieser Zeit …", „Er wird …", „Danach …", „Das lohnt sich …") reads with
+# A sentence that opens by pointing back („In dieser Zeit …", „Er wird …", „Seine Wahlperiode …", „Danach …") reads with
 # the one before; „Das" before a verb, not as the article of an attribute („Das von den Behörden anzuwendende …").
 _PREPOSITIONS: Final = r"(?:an|auf|aus|bei|bis|durch|für|gegen|in|mit|nach|ohne|über|um|unter|von|vor|zu|zum|zur)"
 _POINTS_BACK: Final = regex.compile(
     r"^(?:Er|Sie|Dies|Diese[mnrs]?|Das(?= (?!" + _PREPOSITIONS + r" )\p{Ll}+ \p{Ll})|Danach|Dabei|Dafür|Hierfür|"
+    r"Sein(?:e[mnrs]?)?|Ihre[mnrs]?|Deren|Dessen|"
     r"Hierbei|Davon|Daraus|Darüber hinaus|Ferner|Zudem|"
     r"Eine?[mnrs]? solche[mnrs]?|(?:In|Bei|Nach|Während|Von|Mit|Für|Zu) diese[mnrs]? \p{L}+)\b"
 )

@@ -391,6 +391,22 @@ def test_a_pointer_with_a_noun_reads_with_the_sentence_that_names_it() -> None:
     assert {"grundgesetz", "andern"} <= pointing.terms
 
 
+def test_a_possessive_that_opens_a_sentence_reads_with_the_sentence_it_points_to() -> None:
+    """GG Art. 39: „Seine Wahlperiode" is the Bundestag's, whose four years the sentence before states."""
+    article = hit(
+        "GG Art39",
+        "(1) Der Bundestag wird vorbehaltlich der nachfolgenden Bestimmungen\nauf vier Jahre gewählt. Seine "
+        "Wahlperiode endet mit dem Zusammentritt\neines neuen Bundestages.",
+    )
+    pointing = next(c for c in candidates([article]) if "Seine Wahlperiode" in c.text)
+    assert pointing.text == (
+        "Der Bundestag wird vorbehaltlich der nachfolgenden Bestimmungen auf vier Jahre gewählt. Seine Wahlperiode "
+        "endet mit dem Zusammentritt eines neuen Bundestages."
+    )
+    question = "Wie lange dauert die Wahlperiode des Bundestages?"
+    assert rank(question, candidates([article]), None)[0].text == pointing.text
+
+
 def test_das_before_a_verb_points_back_and_das_before_an_attribute_does_not() -> None:
     block = hit(
         "wk-kfz-02",
