@@ -21,6 +21,7 @@ from nodes.answer.evidence import (
     HEAD_ONLY,
     SAME_STEM,
     SYNONYM,
+    Candidate,
     _readable_units,
     _said_otherwise,
     candidates,
@@ -373,6 +374,11 @@ def test_a_sentence_read_with_the_one_before_gets_a_citation_for_each() -> None:
     assert find_violations(answer, question, [probezeit], [], POLICY) == []
 
 
+def _sentence_with(block: Hit, words: str) -> Candidate:
+    """The block's candidate sentence that contains ``words``, as the ranking reads it."""
+    return next(c for c in candidates([block]) if words in c.text)
+
+
 def test_a_pointer_with_a_noun_reads_with_the_sentence_that_names_it() -> None:
     """GG Art. 79: „Ein solches Gesetz" in (2) means the law of (1)'s first sentence, not the sentence right before."""
     article = hit(
@@ -382,7 +388,7 @@ def test_a_pointer_with_a_noun_reads_with_the_sentence_that_names_it() -> None:
         "des\nGrundgesetzes.\n\n(2) Ein solches Gesetz bedarf der Zustimmung von zwei Dritteln der\nMitglieder "
         "des Bundestages und zwei Dritteln der Stimmen des\nBundesrates.",
     )
-    pointing = next(c for c in candidates([article]) if "Ein solches Gesetz" in c.text)
+    pointing = _sentence_with(article, "Ein solches Gesetz")
     assert pointing.text == (
         "Das Grundgesetz kann nur durch ein Gesetz geändert werden, das den Wortlaut des Grundgesetzes ausdrücklich "
         "ändert oder ergänzt. Ein solches Gesetz bedarf der Zustimmung von zwei Dritteln der Mitglieder des "
@@ -398,7 +404,7 @@ def test_a_possessive_that_opens_a_sentence_reads_with_the_sentence_it_points_to
         "(1) Der Bundestag wird vorbehaltlich der nachfolgenden Bestimmungen\nauf vier Jahre gewählt. Seine "
         "Wahlperiode endet mit dem Zusammentritt\neines neuen Bundestages.",
     )
-    pointing = next(c for c in candidates([article]) if "Seine Wahlperiode" in c.text)
+    pointing = _sentence_with(article, "Seine Wahlperiode")
     assert pointing.text == (
         "Der Bundestag wird vorbehaltlich der nachfolgenden Bestimmungen auf vier Jahre gewählt. Seine Wahlperiode "
         "endet mit dem Zusammentritt eines neuen Bundestages."
@@ -448,7 +454,7 @@ def test_a_pointer_whose_noun_no_sentence_before_names_reads_with_the_one_right_
     block = hit(
         "x-1", "Anträge gehen an das Personalbüro. Es prüft sie binnen einer Woche. Diese Frist ist verbindlich."
     )
-    pointing = next(c for c in candidates([block]) if "Diese Frist" in c.text)
+    pointing = _sentence_with(block, "Diese Frist")
     assert pointing.text == "Es prüft sie binnen einer Woche. Diese Frist ist verbindlich."
 
 
