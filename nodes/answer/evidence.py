@@ -45,6 +45,8 @@ _POINTS_BACK: Final = regex.compile(
     r"Hierbei|Davon|Daraus|Darüber hinaus|Ferner|Zudem|"
     r"Eine?[mnrs]? solche[mnrs]?|(?:In|Bei|Nach|Während|Von|Mit|Für|Zu) diese[mnrs]? \p{L}+)\b"
 )
+# „Ihre …" of a text that addresses its reader („Ihre Abrechnung finden Sie im Portal") is the reader's: no pointer
+_ADDRESSES_READER: Final = regex.compile(r"^Ihre[mnrs]?\b.*\bSie\b")
 # „Ein solches Gesetz …", „Diese Frist …": the pointer means the sentence that names the noun, even where another
 # stands between (GG Art. 79: „… nur durch ein Gesetz geändert werden …", a long sentence, „(2) Ein solches Gesetz …").
 _POINTED_NOUN: Final = regex.compile(
@@ -516,7 +518,7 @@ def referred(candidate: Candidate, blocks: Mapping[str, Sequence[Candidate]]) ->
 def _pointed_to(body: str, earlier: Sequence[str | None]) -> str | None:
     """The sentence a sentence that opens by pointing back reads with: the nearest one before that names the noun
     it points with, else the one right before; none that is too long to show along."""
-    if not _POINTS_BACK.match(body) or not earlier:
+    if not _POINTS_BACK.match(body) or _ADDRESSES_READER.match(body) or not earlier:
         return None
     meant = earlier[-1]
     # a run of sentences that open alike („Das kann der Fall sein, wenn … Das kann der Fall sein, wenn …") all

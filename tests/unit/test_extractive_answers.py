@@ -411,6 +411,13 @@ def test_a_possessive_that_opens_a_sentence_reads_with_the_sentence_it_points_to
     )
     question = "Wie lange dauert die Wahlperiode des Bundestages?"
     assert rank(question, candidates([article]), None)[0].text == pointing.text
+    # „Ihre …" in a text that addresses its reader is the reader's and points nowhere
+    faq = hit("x-faq", "Die Abrechnung erscheint am Monatsende. Ihre Abrechnung finden Sie dann im Portal.")
+    assert _sentence_with(faq, "Ihre Abrechnung").text == "Ihre Abrechnung finden Sie dann im Portal."
+    party = hit(
+        "GG Art21", "Die Parteien wirken bei der politischen Willensbildung des Volkes mit. Ihre Gründung ist frei."
+    )
+    assert _sentence_with(party, "Ihre Gründung").text.startswith("Die Parteien wirken")
 
 
 def test_das_before_a_verb_points_back_and_das_before_an_attribute_does_not() -> None:
