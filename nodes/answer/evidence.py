@@ -208,7 +208,7 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
     """The question's content words; stopwords, question openers and (unless ``with_units``) the units of its
     values are left out — with a value written in words („fünf Jahre"); a value in digits stays key content. So is
     the noun of a majority question („Welche Mehrheit …"): the answer gives its measure („zwei Dritteln"). Key
-    content are the nouns and numbers, and the verb of a condition clause („wenn ich kündige"): the case asked about."""
+    content: the nouns and numbers, and the verb of a condition clause („wenn ich kündige"), the case asked about."""
     words: list[QuestionWord] = []
     previous = before_previous = ""
     text = PLACEHOLDER.sub(" ", question)
@@ -258,7 +258,7 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
             key = False
         elif condition and word[0].islower():
             verb = verb_lemma(word)
-            key = key or (verb is not None and verb not in LIGHT_VERBS)
+            key = verb is not None and verb not in LIGHT_VERBS
         words.append(QuestionWord(word, terms, key, number, asked))
     return list({w.terms[0]: w for w in words}.values())
 
