@@ -78,6 +78,10 @@ _MAJORITY: Final = regex.compile(
 # how long anything lasts; „innerhalb von 30 Tagen nach Eingang" is a period that a „Wie lange …?" asks for
 _LEAD_TIME: Final = regex.compile(r"(?i)\b(\d+(?:[.,]\d+)*|\p{L}+)\s+(\p{L}+)\s+vor\b")
 _ASKS_LEAD_TIME: Final = regex.compile(r"(?i)\b(?:vor|vorher|vorab|voraus|früh|rechtzeitig)\b")
+# „einer gleichen Anzahl von Mitgliedern", „doppelt so viele": a count given by another one
+_RELATIVE_COUNT: Final = regex.compile(
+    r"(?i)\b(?:gleiche|doppelte|dreifache|halbe)[nmrs]? (?:Anzahl|Zahl)\b|\b(?:ebenso|doppelt so|halb so) viele\b"
+)
 _CONDITION: Final = regex.compile(r"(?i)\b(?:wenn|sofern|soweit|falls|solange|sobald)\b")
 _AGE: Final = regex.compile(r"(?i)lebensjahr|\bjahre alt\b|\balter von\b|\bvolljährig|\bminderjährig")
 _FREQUENCY: Final = regex.compile(
@@ -136,7 +140,9 @@ def gives(answer_type: AnswerType, sentence: str, *, lead_times: bool) -> bool:
     lengths = any(_TIME_UNIT.match(unit) and (number, unit) not in leads for number, unit in found)
     match answer_type:
         case "amount":
-            return any(not _TIME_UNIT.match(unit) or (number, unit) not in leads for number, unit in found)
+            return any(not _TIME_UNIT.match(unit) or (number, unit) not in leads for number, unit in found) or bool(
+                _RELATIVE_COUNT.search(sentence)
+            )
         case "sum":  # „weniger als 100 Mitarbeiter" is no sum
             return any((analyze(unit) or [""])[0] not in PEOPLE for _, unit in found)
         case "duration":

@@ -110,6 +110,9 @@ LIGHT_VERBS: Final = frozenset(
     werden""".split()
 )
 TIME_UNITS: Final = frozenset("tag woche monat quartal jahr".split())
+# „zu Hause", „nach Hause": an adverb of place in two words; a sentence need not name a house to answer
+# „Darf die Polizei meine Wohnung durchsuchen, wenn ich nicht zu Hause bin?"
+_AT_HOME: Final = frozenset({"zu", "nach"})  # … before „Hause"
 # the seasons, like the months, say when the asker's case happens („wenn ich im Sommer angefangen habe")
 SEASONS: Final = frozenset("frühling frühjahr sommer herbst winter".split())
 RELATIVE_TIMES: Final = frozenset(
@@ -245,12 +248,14 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
         # a month („wenn ich im Oktober kündige"), a season or a time from now („ab dem nächsten Monat") is when the
         # asker's case happens, not what the question is about
         relative_time = terms[0] in TIME_UNITS and before_previous in RELATIVE_TIMES
+        at_home = word.casefold() == "hause" and before_previous in _AT_HOME
         key = (
             (number or word[0].isupper() or word.isupper())
             and terms[0] not in GENERIC_TERMS
             and word.casefold() not in MONTHS
             and word.casefold() not in SEASONS
             and not relative_time
+            and not at_home
             and not verb_first
             and not attribute
         )

@@ -118,3 +118,16 @@ def test_a_lead_time_is_no_length_unless_the_question_asks_one() -> None:
     assert asks_lead_time("Wie lange vorher muss ich die Pflegezeit ankündigen?")
     assert asks_lead_time("Wie lange vor der Geburt beginnt der Mutterschutz?")
     assert not asks_lead_time("Wie lange bekomme ich nach der Geburt Mutterschutz?")
+
+
+def test_a_count_given_by_another_count_answers_how_many() -> None:
+    """„Wie viele Mitglieder hat die Bundesversammlung?": GG Art. 54 gives the number as the Bundestag's members and
+    „einer gleichen Anzahl" more, no digit; the sentence on whom it elects gives none."""
+    composition = (
+        "Die Bundesversammlung besteht aus den Mitgliedern des Bundestages und einer gleichen Anzahl von "
+        "Mitgliedern, die von den Volksvertretungen der Länder gewählt werden."
+    )
+    election = "Gewählt ist, wer die Stimmen der Mehrheit der Mitglieder der Bundesversammlung erhält."
+    assert gives("amount", composition, lead_times=False)
+    assert gives("amount", "Der Rat hat doppelt so viele Sitze wie der Ausschuss.", lead_times=False)
+    assert not gives("amount", election, lead_times=False)

@@ -194,6 +194,16 @@ def test_the_verb_of_a_condition_clause_is_key_content() -> None:
     assert light == {"entscheidet": False, "Betriebsrat": True, "gibt": False}
 
 
+def test_at_home_is_where_not_what_a_question_asks_about() -> None:
+    """„zu Hause" / „nach Hause" says where the asker is: a sentence on searching a home need not say „Haus"."""
+    question = "Darf die Polizei meine Wohnung durchsuchen, wenn ich nicht zu Hause bin?"
+    assert {w.word: w.key for w in question_words(question)} == {
+        "Polizei": True, "Wohnung": True, "durchsuchen": False, "Hause": False,
+    }  # fmt: skip
+    assert {w.word: w.key for w in question_words("Wann darf ich nach Hause gehen?")}["Hause"] is False
+    assert {w.word: w.key for w in question_words("Wem gehört das Haus?")}["Haus"] is True
+
+
 def test_a_sentence_that_opens_with_its_verb_does_not_make_the_verb_key_content() -> None:
     question = "Ich biete im Café WLAN an. Hafte ich, wenn ein Gast darüber Filme lädt? Gilt das auch für Vereine?"
     words = {w.word: w.key for w in question_words(question)}
