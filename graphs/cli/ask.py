@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -23,19 +23,20 @@ def ask(
     question: Annotated[str, typer.Argument(metavar="QUESTION", help="Die Frage.")],
     bot: Annotated[str | None, typer.Option("--bot", help="Bot-ID (liefert KB und Stufe).")] = None,
     kb: Annotated[str | None, typer.Option("--kb", help="Wissensbasis direkt wählen.")] = None,
-    strictness: Annotated[int | None, typer.Option(min=1, max=5, help="Stufe 1–5 für diesen Lauf.")] = None,
+    strictness: Annotated[int | None, typer.Option(help="Stufe 1–5 für diesen Lauf.")] = None,
     review: Annotated[bool, typer.Option("--review", help="Unsichere Antworten hier prüfen (interrupt).")] = False,
     as_of: Annotated[
-        datetime | None,
-        typer.Option(
-            "--as-of", formats=["%Y-%m-%d"], help="Stichtag JJJJ-MM-TT: nur Einträge, die dann gelten; Vorgabe heute."
-        ),
+        str | None,
+        typer.Option("--as-of", help="Stichtag JJJJ-MM-TT: nur Einträge, die dann gelten; Vorgabe heute."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Den vollständigen Ausgabesatz als JSON ausgeben.")] = False,
 ) -> None:
     """Eine Frage belegt aus der Wissensbasis beantworten."""
     if bot is None and kb is None:
         fail("Bitte --bot oder --kb angeben.", code=2)
+    if strictness is not None and not 1 <= strictness <= 5:
+        fail(f"--strictness muss zwischen 1 und 5 liegen (war {strictness}).", code=2)
+    day = _day(as_of) if as_of is not None else None
     from graphs.answer import build_answer_graph
     from graphs.resources import AppResources
     from nodes.answer.context import AnswerContext
@@ -48,7 +49,7 @@ def ask(
         kb_id=kb,
         strictness=strictness,
         review="interrupt" if review else "bucket",
-        as_of=as_of.date() if as_of is not None else None,
+        as_of=day,
     )
     try:
         if review:
@@ -98,6 +99,14 @@ def ask_with_review(services: AnswerServices, question: str, context: AnswerCont
             resume: Command[Any] = Command(resume=[prompt_response(request, "answer")])
             result = graph.invoke(resume, config, context=context)
         return result
+
+
+def _day(text: str) -> date:
+    """The ``--as-of`` day, or a German exit: typer's own date errors are English."""
+    try:
+        return datetime.strptime(text, "%Y-%m-%d").date()
+    except ValueError:
+        fail(escape(f"--as-of braucht einen Kalendertag als JJJJ-MM-TT, z. B. 2026-03-31 (war „{text}“)."), code=2)
 
 
 def _plain(value: Any) -> Any:

@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 
 app = typer.Typer(help="Bots anlegen, auflisten und ihre Strictness-Stufe setzen.", no_args_is_help=True)
 
-Level = Annotated[int, typer.Option(min=1, max=5, help="Strictness 1 (nur KB) … 5 (kreativ).")]
+# the store checks the range, in German (typer's own range errors are English)
+Level = Annotated[int, typer.Option(help="Strictness 1 (nur KB) … 5 (kreativ).")]
 
 
 def _store() -> BotStore:
@@ -60,7 +61,7 @@ def create(
             return
         fail(str(exc))
     except (InvalidStrictness, InvalidVoice) as exc:
-        fail(str(exc))
+        fail(str(exc), code=2)
     console.print(
         f"Bot [bold]{bot.id}[/] angelegt (KB {bot.kb_id}, Stufe {bot.knowledge_strictness}, Anrede {bot.voice})."
     )
@@ -83,7 +84,7 @@ def list_bots() -> None:
 @app.command("set-strictness")
 def set_strictness(
     bot_id: Annotated[str, typer.Argument(metavar="BOT_ID", help="ID des Bots.")],
-    level: Annotated[int, typer.Argument(min=1, max=5, metavar="LEVEL", help="Neue Stufe 1–5.")],
+    level: Annotated[int, typer.Argument(metavar="LEVEL", help="Neue Stufe 1–5.")],
 ) -> None:
     """Die Strictness-Stufe eines Bots ändern."""
     from nodes.shared.strictness import get_strictness_config
@@ -91,7 +92,9 @@ def set_strictness(
 
     try:
         bot = _store().set_strictness(bot_id, level)
-    except (BotNotFound, InvalidStrictness) as exc:
+    except BotNotFound as exc:
         fail(str(exc))
+    except InvalidStrictness as exc:
+        fail(str(exc), code=2)
     config = get_strictness_config(bot.knowledge_strictness)
     console.print(f"Bot [bold]{bot.id}[/]: Stufe {config.level} {config.name} ({config.key}).")

@@ -89,3 +89,17 @@ def test_an_invalid_question_exits_2_with_the_message(question: str) -> None:
 def test_an_unknown_bot_exits_2() -> None:
     result = runner.invoke(app, ["ask", "Wie viele Urlaubstage habe ich?", "--bot", "niemand"])
     assert result.exit_code == 2, result.output
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--as-of", "2025-13-40"], "--as-of braucht einen Kalendertag als JJJJ-MM-TT"),
+        (["--as-of", "gestern"], "(war „gestern“)"),
+        (["--strictness", "9"], "--strictness muss zwischen 1 und 5 liegen (war 9)"),
+    ],
+)
+def test_a_bad_option_value_exits_2_with_a_german_line(option: list[str], message: str) -> None:
+    result = runner.invoke(app, ["ask", "Urlaub?", "--kb", "demo", *option])
+    assert result.exit_code == 2
+    assert message in " ".join(result.output.split())

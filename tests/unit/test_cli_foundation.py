@@ -49,7 +49,9 @@ def test_bots_errors_are_german_and_fail() -> None:
     missing = runner.invoke(app, ["bots", "set-strictness", "nobody", "2"])
     assert missing.exit_code == 1 and "gibt es nicht" in missing.output
     out_of_range = runner.invoke(app, ["bots", "set-strictness", "hr-bot", "6"])
-    assert out_of_range.exit_code != 0
+    assert out_of_range.exit_code == 2 and "Strictness muss zwischen 1 und 5 liegen, nicht 6" in out_of_range.output
+    created_out_of_range = runner.invoke(app, ["bots", "create", "x", "--kb", "demo", "--strictness", "0"])
+    assert created_out_of_range.exit_code == 2 and "nicht 0" in created_out_of_range.output
 
 
 def test_check_reports_each_building_block(monkeypatch: pytest.MonkeyPatch) -> None:
