@@ -33,23 +33,30 @@ from stores.vector.qdrant import memory_engine
 
 
 class MemoisedKnowledgeBase:
-    """A knowledge base whose search results are memoised per query; the latest result stays readable.
+    """A knowledge base whose search results are memoised per query; the latest question's hits stay readable.
 
     Suites and property tests ask the same questions many times (once per strictness level, thousands of
-    scripted outputs), and checks after a run need the hits the graph saw.
+    scripted outputs), and checks after a run need the hits the graph saw: a search within one work (the act a
+    question names) adds to the hits of the search before it.
     """
 
     def __init__(self, kb: KnowledgeSearch) -> None:
         self._kb = kb
-        self._cache: dict[tuple[str, tuple[str, ...], int], list[Hit]] = {}
+        self._cache: dict[tuple[str, tuple[str, ...], int, str | None], list[Hit]] = {}
         self.last_hits: list[Hit] = []
 
-    def search(self, kb_id: str, queries: Sequence[str], *, limit: int = 10) -> list[Hit]:
-        key = (kb_id, tuple(queries), limit)
+    def search(self, kb_id: str, queries: Sequence[str], *, limit: int = 10, work: str | None = None) -> list[Hit]:
+        key = (kb_id, tuple(queries), limit, work)
         if key not in self._cache:
-            self._cache[key] = self._kb.search(kb_id, queries, limit=limit)
-        self.last_hits = self._cache[key]
-        return self.last_hits
+            self._cache[key] = self._kb.search(kb_id, queries, limit=limit, work=work)
+        found = self._cache[key]
+        seen = {h.entry_id for h in self.last_hits}
+        self.last_hits = (
+            found
+            if work is None
+            else [*self.last_hits, *(h for h in found if h.entry_id not in seen and not h.cross_ref_extra)]
+        )
+        return found
 
     def conflicts(self, kb_id: str) -> list[KBConflict]:
         return self._kb.conflicts(kb_id)

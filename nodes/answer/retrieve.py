@@ -8,15 +8,17 @@ from typing import Any, Final, Literal
 import regex
 from langgraph.runtime import Runtime
 
+from nodes.answer.acts import named_acts, same_act, without_act
 from nodes.answer.context import AnswerContext
 from nodes.answer.runtime import context_of
-from nodes.answer.services import AnswerServices
+from nodes.answer.services import AnswerServices, KnowledgeSearch
 from nodes.answer.state import AnswerFeatures, AnswerState
 from stores.kb.models import Hit
 from stores.kb.store import KnowledgeBaseNotFound
 
 # a year of a date or period („2025", „im Jahr 2024"), not a section („§ 2025") or part of an act's name („BDSG 2018")
 _YEAR: Final = regex.compile(r"(?<!§\s?|Nr\.\s?|Art\.\s?|\p{Lu}\s)\b((?:19|20)\d{2})\b")
+NAMED_ACT_HITS: Final = 3  # sections of an act the question names, searched for once more within it
 
 
 def retrieve_passages(
@@ -31,6 +33,7 @@ def retrieve_passages(
     limit = ctx.survey_retrieval_limit if state.get("question_type") == "survey" else ctx.retrieval_limit
     try:
         hits = services.knowledge_base.search(policy.kb_id, [p.text for p in planned], limit=limit)
+        hits = _with_named_act_hits(services.knowledge_base, policy.kb_id, state["question_for_model"], hits)
     except KnowledgeBaseNotFound as exc:
         return {"error": str(exc), "hits": [], "conflicts": []}
     hits = _in_force(hits, _asked_period(state["question_for_model"]) or (ctx.as_of or date.today(),) * 2)
@@ -39,6 +42,27 @@ def retrieve_passages(
         year = years.pop()
         hits = sorted(hits, key=lambda h: (h.cross_ref_extra, not h.stand.startswith(year), h.rank))
     return {"hits": hits, "conflicts": services.knowledge_base.conflicts(policy.kb_id)}
+
+
+def _with_named_act_hits(knowledge_base: KnowledgeSearch, kb_id: str, question: str, hits: list[Hit]) -> list[Hit]:
+    """The hits and the best sections of the act the question names, searched for within that act without its name:
+    the name matches every section of the act about equally and crowds out the one the rest asks for („Wie hoch
+    kann das Bußgeld nach dem Produktsicherheitsgesetz werden?" → § 28)."""
+    retrieved = [h for h in hits if not h.cross_ref_extra]
+    present = {h.entry_id for h in hits}
+    for name in named_acts(question, retrieved):
+        works = {h.work for h in retrieved if same_act(name, h)}
+        if len(works) != 1:
+            continue
+        work = works.pop()
+        found = knowledge_base.search(kb_id, [without_act(question, name)], limit=NAMED_ACT_HITS, work=work)
+        for hit in (h for h in found if h.entry_id not in present and not h.cross_ref_extra):
+            # among the act's hits by relevance, so trimming to the prompt budget drops the tail, not this one
+            at = next((i for i, h in enumerate(retrieved) if h.work == work and h.score < hit.score), len(retrieved))
+            retrieved.insert(at, hit)
+            present.add(hit.entry_id)
+    ordered = retrieved + [h for h in hits if h.cross_ref_extra]
+    return [h.model_copy(update={"rank": rank}) for rank, h in enumerate(ordered, start=1)]
 
 
 def _asked_period(question: str) -> tuple[date, date] | None:

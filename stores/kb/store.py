@@ -86,6 +86,7 @@ class KnowledgeBase:
         limit: int = 10,
         stand: str | None = None,
         valid_on: date | None = None,
+        work: str | None = None,
         expand_cross_refs: bool = True,
     ) -> list[Hit]:
         """Hits for several sub-queries fused into one list, one hit per entry.
@@ -94,8 +95,9 @@ class KnowledgeBase:
         all sub-queries. A hit's text is its entry's best chunk joined, in text order, with the entry's next
         best retrieved chunks (``chunks_per_hit`` in all): a long section's answer often sits in a chunk beside
         the one that matched best. ``stand`` keeps only entries of exactly that stand, ``valid_on`` only entries valid
-        on that day. With ``expand_cross_refs``, up to ``cross_ref_extras`` entries referenced by the hits
-        (and not hits themselves) follow the ``limit`` hits, marked ``cross_ref_extra``.
+        on that day, ``work`` only entries of that work (one act of a law KB). With ``expand_cross_refs``, up to
+        ``cross_ref_extras`` entries referenced by the hits (and not hits themselves) follow the ``limit`` hits,
+        marked ``cross_ref_extra``.
         """
         alias = self.alias(kb_id)
         texts = [q for q in queries if q.strip()]
@@ -103,7 +105,7 @@ class KnowledgeBase:
             if not self.index.exists(alias):
                 raise KnowledgeBaseNotFound(kb_id)
             return []
-        conditions = self._conditions(kb_id, stand, valid_on)
+        conditions = self._conditions(kb_id, stand, valid_on, work)
         try:
             rankings = self.index.search_many(alias, texts, filter=conditions, limit=limit * 3)
         except MissingIndex:
@@ -152,10 +154,12 @@ class KnowledgeBase:
         return [found[i] for i in dict.fromkeys(ids) if i in found]
 
     @staticmethod
-    def _conditions(kb_id: str, stand: str | None, valid_on: date | None) -> dict[str, FilterValue]:
+    def _conditions(kb_id: str, stand: str | None, valid_on: date | None, work: str | None) -> dict[str, FilterValue]:
         conditions: dict[str, FilterValue] = {TENANT_KEY: kb_id}
         if stand is not None:
             conditions["stand"] = stand
+        if work is not None:
+            conditions["work"] = work
         if valid_on is not None:
             day = day_number(valid_on, NO_START)
             conditions["valid_from_n"] = {"lte": day}
