@@ -173,7 +173,7 @@ def assess_answerability(
         question, ranked, survey=survey, parts=by_part, cosine_within=within
     )
     keys = [w for w in words if w.key and not w.number]
-    said = [t for c in evidence for t in (c.terms, c.header_terms, c.referred_terms)]
+    said = [t for c in evidence for t in (c.terms, c.header_terms, c.referred_terms, c.named_laws)]
     covered = key_coverage(words, word_weights(words, found), said)
     best = ranked[0] if ranked else None
     # a block declared in conflict with the best one is no rival: the answer shows both sides

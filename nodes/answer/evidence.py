@@ -191,6 +191,7 @@ class Candidate:
     absatz: str | None = None  # the number of the statute paragraph it stands in („2" under „(2) …"), where known
     referred_terms: frozenset[str] = field(default_factory=frozenset)  # the terms of its ``referred`` sentences
     negated_terms: frozenset[str] = field(default_factory=frozenset)  # said only as absent („ohne Kantine")
+    named_laws: frozenset[str] = field(default_factory=frozenset)  # question words that name its law in full
     lexical: float = 0.0
     key_coverage: float = 0.0
     dense: float | None = None
@@ -685,14 +686,14 @@ def rank(
         # a noun the sentence names only as absent is said by it only for a question about its absence
         terms = candidate.terms - (candidate.negated_terms - absent) - distinct
         lemmas = candidate.lemmas - (candidate.negated_terms - absent) - distinct
+        # a law the question names in full counts as said by each of its sentences
+        laws = frozenset(w.terms[0] for w in words if not spelled[w.terms[0]].isdisjoint(candidate.short_names))
         # a key word the sentence names by a provision is said by it („Ansprüche aus § 8" → Unterlassungsanspruch)
-        own_and_header = [terms, candidate.header_terms, candidate.referred_terms]
+        own_and_header = [terms, candidate.header_terms, candidate.referred_terms, laws]
         lexical = matched = 0.0
         for word in words:
             own = coverage(word, terms, lemmas)
-            # a law the question names in full counts as said by each of its sentences
-            law = not spelled[word.terms[0]].isdisjoint(candidate.short_names)
-            header = 1.0 if law else HEADER_RANK_SHARE * coverage(word, candidate.header_terms)
+            header = 1.0 if word.terms[0] in laws else HEADER_RANK_SHARE * coverage(word, candidate.header_terms)
             paragraph = PARAGRAPH_RANK_SHARE * coverage(word, candidate.paragraph_terms)
             referring = coverage(word, candidate.referred_terms) if word.key else 0.0
             lexical += weights[word.terms[0]] * max(own, header, paragraph, referring)
@@ -715,6 +716,7 @@ def rank(
                 + TYPE_WEIGHT * bool(typed)
                 + NAMED_WEIGHT * bool(named & provisions(f"{candidate.hit.entry_id} {candidate.hit.title}")),
                 gives_type=typed,
+                named_laws=laws,
             )
         )
     scored.sort(key=lambda c: -c.score)

@@ -1334,6 +1334,19 @@ def test_a_law_named_in_full_ranks_its_own_sentences_first() -> None:
     assert rank(question, candidates([safety, prod]), None)[0].hit.entry_id == "ProdHaftG §12"
 
 
+def test_a_law_named_in_full_is_key_content_each_of_its_sections_covers() -> None:
+    """„Wie hoch kann das Bußgeld nach dem Produktsicherheitsgesetz werden?": § 28 ProdSG says „Geldbuße" and
+    not the law's name; being a section of that law it covers the name, as it does for the ranking."""
+    fine = hit(
+        "ProdSG 2021 §28", "Die Ordnungswidrigkeit kann mit einer Geldbuße bis zu zehntausend Euro geahndet werden."
+    )
+    other = hit("BDSG 2018 §41", "Für Verstöße gilt das Gesetz über Ordnungswidrigkeiten.", rank=2)
+    question = "Wie hoch kann das Bußgeld nach dem Produktsicherheitsgesetz werden?"
+    ranked = rank(question, candidates([fine, other]), None)
+    assert ranked[0].hit.entry_id == "ProdSG 2021 §28" and ranked[0].key_coverage == 1.0
+    assert ranked[0].named_laws == {"produktsicherheitsgesetz"} and not ranked[1].named_laws
+
+
 def test_repealed_items_and_colloquial_names_of_the_company_are_no_content() -> None:
     repealed = hit("HWG §11", "Werbung ist unzulässig:\n\n1.  (weggefallen)\n\n2.  mit Gutachten.")
     assert [c.text for c in candidates([repealed])] == ["Werbung ist unzulässig: mit Gutachten."]
