@@ -192,6 +192,7 @@ class Candidate:
     referred_terms: frozenset[str] = field(default_factory=frozenset)  # the terms of its ``referred`` sentences
     negated_terms: frozenset[str] = field(default_factory=frozenset)  # said only as absent („ohne Kantine")
     named_laws: frozenset[str] = field(default_factory=frozenset)  # question words that name its law in full
+    other_laws: frozenset[str] = field(default_factory=frozenset)  # … and those that name another law of the hits
     lexical: float = 0.0
     key_coverage: float = 0.0
     dense: float | None = None
@@ -681,13 +682,16 @@ def rank(
     spelled = {w.terms[0]: spelled_names(w.terms[0], names) for w in words}
     absent = negated_terms(question)
     distinct = distinct_synonyms(words, found)
+    law_words = frozenset(lemma for lemma, spelled_ones in spelled.items() if spelled_ones)
     scored: list[Candidate] = []
     for candidate in found:
         # a noun the sentence names only as absent is said by it only for a question about its absence
         terms = candidate.terms - (candidate.negated_terms - absent) - distinct
         lemmas = candidate.lemmas - (candidate.negated_terms - absent) - distinct
-        # a law the question names in full counts as said by each of its sentences
+        # a law the question names in full counts as said by each of its sentences, and by no sentence of another law
+        # („Preisangabenverordnung" is not half said by the „Verordnung" of a ProdSG sentence)
         laws = frozenset(w.terms[0] for w in words if not spelled[w.terms[0]].isdisjoint(candidate.short_names))
+        other_laws = law_words - laws
         # a key word the sentence names by a provision is said by it („Ansprüche aus § 8" → Unterlassungsanspruch)
         own_and_header = [terms, candidate.header_terms, candidate.referred_terms, laws]
         lexical = matched = 0.0
@@ -705,11 +709,13 @@ def rank(
             replace(
                 candidate,
                 lexical=lexical / total,
-                key_coverage=key_coverage(words, weights, own_and_header),
+                key_coverage=key_coverage(words, weights, own_and_header, uncovered=other_laws),
                 covered_keys=frozenset(
-                    w.terms[0] for w in words if w.key and max(coverage(w, t) for t in own_and_header) >= COVERED
+                    w.terms[0]
+                    for w in words
+                    if w.key and w.terms[0] not in other_laws and max(coverage(w, t) for t in own_and_header) >= COVERED
                 ),
-                said_keys=frozenset(w.terms[0] for w in said if w.key),
+                said_keys=frozenset(w.terms[0] for w in said if w.key and w.terms[0] not in other_laws),
                 said_words=frozenset(w.terms[0] for w in said),
                 score=lexical / total
                 + FOCUS_WEIGHT * focus
@@ -717,6 +723,7 @@ def rank(
                 + NAMED_WEIGHT * bool(named & provisions(f"{candidate.hit.entry_id} {candidate.hit.title}")),
                 gives_type=typed,
                 named_laws=laws,
+                other_laws=other_laws,
             )
         )
     scored.sort(key=lambda c: -c.score)
@@ -822,15 +829,20 @@ def word_weights(words: Sequence[QuestionWord], found: Sequence[Candidate]) -> d
 
 
 def key_coverage(
-    words: Sequence[QuestionWord], weights: dict[str, float], available: Sequence[frozenset[str]]
+    words: Sequence[QuestionWord],
+    weights: dict[str, float],
+    available: Sequence[frozenset[str]],
+    *,
+    uncovered: frozenset[str] = frozenset(),
 ) -> float:
-    """Weighted share of the question's key words (numbers aside) that some of the term sets cover."""
+    """Weighted share of the question's key words (numbers aside) that some of the term sets cover; a word in
+    ``uncovered`` (a law other than the sentences' own) counts as not covered."""
     keys = [w for w in words if w.key and not w.number]
     if not keys or not available:
         return 0.0
     total = sum(weights[w.terms[0]] for w in keys) or 1.0
     covered = 0.0
     for word in keys:
-        best = max(coverage(word, terms) for terms in available)
+        best = 0.0 if word.terms[0] in uncovered else max(coverage(word, terms) for terms in available)
         covered += weights[word.terms[0]] * (1.0 if best >= COVERED else best)
     return covered / total

@@ -1347,6 +1347,23 @@ def test_a_law_named_in_full_is_key_content_each_of_its_sections_covers() -> Non
     assert ranked[0].named_laws == {"produktsicherheitsgesetz"} and not ranked[1].named_laws
 
 
+def test_a_law_named_in_full_is_said_by_no_sentence_of_another_law() -> None:
+    """„Wie hoch ist die Geldbuße nach der Preisangabenverordnung?": § 28 ProdSG names a Geldbuße, and its header
+    „Verordnung" is no half of „Preisangabenverordnung" — the PAngV, not the ProdSG, is asked about."""
+    fine = hit(
+        "ProdSG 2021 §28",
+        "Die Ordnungswidrigkeit kann mit einer Geldbuße bis zu zehntausend Euro geahndet werden.",
+        title="Bußgeldvorschriften zur Verordnung",
+    )
+    prices = hit("PAngV §10", "Wer Preise nicht angibt, handelt ordnungswidrig.", rank=2)
+    question = "Wie hoch ist die Geldbuße nach der Preisangabenverordnung?"
+    by_id = {c.hit.entry_id: c for c in rank(question, candidates([fine, prices]), None)}
+    assert by_id["ProdSG 2021 §28"].other_laws == {"preisangabenverordnung"}
+    assert by_id["ProdSG 2021 §28"].key_coverage == 0.5
+    assert "preisangabenverordnung" not in by_id["ProdSG 2021 §28"].covered_keys
+    assert by_id["PAngV §10"].named_laws == {"preisangabenverordnung"} and not by_id["PAngV §10"].other_laws
+
+
 def test_repealed_items_and_colloquial_names_of_the_company_are_no_content() -> None:
     repealed = hit("HWG §11", "Werbung ist unzulässig:\n\n1.  (weggefallen)\n\n2.  mit Gutachten.")
     assert [c.text for c in candidates([repealed])] == ["Werbung ist unzulässig: mit Gutachten."]
