@@ -111,7 +111,8 @@ LIGHT_VERBS: Final = frozenset(
 )
 TIME_UNITS: Final = frozenset("tag woche monat quartal jahr".split())
 # „zu Hause", „nach Hause": an adverb of place in two words; a sentence need not name a house to answer
-# „Darf die Polizei meine Wohnung durchsuchen, wenn ich nicht zu Hause bin?"
+# „Darf die Polizei meine Wohnung durchsuchen, wenn ich nicht zu Hause bin?" — unless it is all the question names
+# („Wie oft darf ich von zu Hause arbeiten?")
 _AT_HOME: Final = frozenset({"zu", "nach"})  # … before „Hause"
 # the seasons, like the months, say when the asker's case happens („wenn ich im Sommer angefangen habe")
 SEASONS: Final = frozenset("frühling frühjahr sommer herbst winter".split())
@@ -221,6 +222,7 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
     units = [] if with_units else _unit_spans(text)
     found = list(_WORD.finditer(text))
     condition = False
+    at_home_words: list[int] = []
     for position, match in enumerate(found):
         word, after_wie = match.group(0), previous == "wie"
         if position and _CLAUSE_END.search(text, found[position - 1].end(), match.start()):
@@ -267,6 +269,11 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
             verb = verb_lemma(word)
             key = verb is not None and verb not in LIGHT_VERBS
         words.append(QuestionWord(word, terms, key, number, asked))
+        if at_home:
+            at_home_words.append(len(words) - 1)
+    if not any(w.key for w in words):
+        for index in at_home_words:
+            words[index] = replace(words[index], key=True)
     return list({w.terms[0]: w for w in words}.values())
 
 
