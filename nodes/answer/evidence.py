@@ -53,6 +53,8 @@ _POINTED_NOUN: Final = regex.compile(
     r"^(?:(?:In|Bei|Nach|Während|Von|Mit|Für|Zu) )?(?:Eine?[mnrs]? solche[mnrs]?|[Dd]iese[mnrs]?) (\p{Lu}\p{Ll}+)"
 )
 MAX_POINTER_REACH: Final = 3  # sentences back
+# „Aus welchen Gründen …", „Welche Unterlagen …": the noun the question asks to have named
+_WHICH_NOUN: Final = regex.compile(r"(?i:\bwelche[nmrs]?)\s+(?:\p{Ll}+\s+)?(\p{Lu}[\p{L}-]*)")
 # A question of several sentences („… an. Hafte ich, wenn …"): each opens like the first, a verb before its subject.
 _SENTENCE_END: Final = regex.compile(r"[.?!]")
 # an inflected adjective of a derivational suffix („rechtliche", „gesetzlichen", „kostenlose", „elektronischer")
@@ -193,7 +195,8 @@ class Candidate:
     referred_terms: frozenset[str] = field(default_factory=frozenset)  # the terms of its ``referred`` sentences
     negated_terms: frozenset[str] = field(default_factory=frozenset)  # said only as absent („ohne Kantine")
     named_laws: frozenset[str] = field(default_factory=frozenset)  # question words that name its law in full
-    other_laws: frozenset[str] = field(default_factory=frozenset)  # … and those that name another law of the hits
+    # key words it covers in form only: another law of the hits, or what a „Welche …?" asks named by a provision
+    unsaid: frozenset[str] = field(default_factory=frozenset)
     lexical: float = 0.0
     key_coverage: float = 0.0
     dense: float | None = None
@@ -690,6 +693,7 @@ def rank(
     absent = negated_terms(question)
     distinct = distinct_synonyms(words, found)
     law_words = frozenset(lemma for lemma, spelled_ones in spelled.items() if spelled_ones)
+    which = _which_asked(question)
     scored: list[Candidate] = []
     for candidate in found:
         # a noun the sentence names only as absent is said by it only for a question about its absence
@@ -698,7 +702,10 @@ def rank(
         # a law the question names in full counts as said by each of its sentences, and by no sentence of another law
         # („Preisangabenverordnung" is not half said by the „Verordnung" of a ProdSG sentence)
         laws = frozenset(w.terms[0] for w in words if not spelled[w.terms[0]].isdisjoint(candidate.short_names))
-        other_laws = law_words - laws
+        # „Aus welchen Gründen …?": „wegen eines in § 1 genannten Grundes" does not say which (§ 1 does)
+        by_reference = which & frozenset(t for noun, _ in named_by_reference(candidate.text) for t in analyze(noun)[:1])
+        unsaid = (law_words - laws) | by_reference
+        terms, lemmas = terms - by_reference, lemmas - by_reference
         # a key word the sentence names by a provision is said by it („Ansprüche aus § 8" → Unterlassungsanspruch)
         own_and_header = [terms, candidate.header_terms, candidate.referred_terms, laws]
         lexical = matched = 0.0
@@ -706,7 +713,7 @@ def rank(
             own = coverage(word, terms, lemmas)
             header = 1.0 if word.terms[0] in laws else HEADER_RANK_SHARE * coverage(word, candidate.header_terms)
             paragraph = PARAGRAPH_RANK_SHARE * coverage(word, candidate.paragraph_terms)
-            referring = coverage(word, candidate.referred_terms) if word.key else 0.0
+            referring = coverage(word, candidate.referred_terms) if word.key and word.terms[0] not in unsaid else 0.0
             lexical += weights[word.terms[0]] * max(own, header, paragraph, referring)
             matched += own
         focus = min(1.0, matched / max(1, len(candidate.lemmas)) * 3)
@@ -716,13 +723,13 @@ def rank(
             replace(
                 candidate,
                 lexical=lexical / total,
-                key_coverage=key_coverage(words, weights, own_and_header, uncovered=other_laws),
+                key_coverage=key_coverage(words, weights, own_and_header, uncovered=unsaid),
                 covered_keys=frozenset(
                     w.terms[0]
                     for w in words
-                    if w.key and w.terms[0] not in other_laws and max(coverage(w, t) for t in own_and_header) >= COVERED
+                    if w.key and w.terms[0] not in unsaid and max(coverage(w, t) for t in own_and_header) >= COVERED
                 ),
-                said_keys=frozenset(w.terms[0] for w in said if w.key and w.terms[0] not in other_laws),
+                said_keys=frozenset(w.terms[0] for w in said if w.key and w.terms[0] not in unsaid),
                 said_words=frozenset(w.terms[0] for w in said),
                 score=lexical / total
                 + FOCUS_WEIGHT * focus
@@ -730,7 +737,7 @@ def rank(
                 + NAMED_WEIGHT * bool(named & provisions(f"{candidate.hit.entry_id} {candidate.hit.title}")),
                 gives_type=typed,
                 named_laws=laws,
-                other_laws=other_laws,
+                unsaid=unsaid,
             )
         )
     scored.sort(key=lambda c: -c.score)
@@ -747,6 +754,11 @@ def rank(
         ranked.append(replace(candidate, dense=similarity, cosine=cosine, score=score))
     ranked.sort(key=lambda c: (-c.score, c.hit.rank, c.position))
     return ranked
+
+
+def _which_asked(question: str) -> frozenset[str]:
+    """The lemmas of the nouns a „Welche …?" question asks to be named („Aus welchen Gründen …" → grund)."""
+    return frozenset(t for m in _WHICH_NOUN.finditer(question) for t in analyze(m.group(1))[:1])
 
 
 def distinct_synonyms(words: Sequence[QuestionWord], found: Sequence[Candidate]) -> frozenset[str]:

@@ -1360,10 +1360,10 @@ def test_a_law_named_in_full_is_said_by_no_sentence_of_another_law() -> None:
     prices = hit("PAngV §10", "Wer Preise nicht angibt, handelt ordnungswidrig.", rank=2)
     question = "Wie hoch ist die Geldbuße nach der Preisangabenverordnung?"
     by_id = {c.hit.entry_id: c for c in rank(question, candidates([fine, prices]), None)}
-    assert by_id["ProdSG 2021 §28"].other_laws == {"preisangabenverordnung"}
+    assert by_id["ProdSG 2021 §28"].unsaid == {"preisangabenverordnung"}
     assert by_id["ProdSG 2021 §28"].key_coverage == 0.5
     assert "preisangabenverordnung" not in by_id["ProdSG 2021 §28"].covered_keys
-    assert by_id["PAngV §10"].named_laws == {"preisangabenverordnung"} and not by_id["PAngV §10"].other_laws
+    assert by_id["PAngV §10"].named_laws == {"preisangabenverordnung"} and not by_id["PAngV §10"].unsaid
 
 
 def test_repealed_items_and_colloquial_names_of_the_company_are_no_content() -> None:
@@ -1701,13 +1701,19 @@ AGG_GROUNDS = hit(
 
 
 def test_a_key_word_named_only_by_a_provision_in_context_is_said_by_that_provision() -> None:
-    """„wegen eines in § 1 genannten Grundes" does not say which grounds; § 1, beside it in the context, does."""
+    """„wegen eines in § 1 genannten Grundes" does not say which grounds; § 1, beside it in the context, does — and
+    asked „Aus welchen Gründen …?", the grounds themselves come first, alone."""
     ban = hit("AGG §7", "Beschäftigte dürfen nicht wegen eines in § 1 genannten Grundes benachteiligt werden.")
     question = "Aus welchen Gründen darf man nach dem AGG nicht benachteiligt werden?"
     ranked = rank(question, candidates([ban, AGG_GROUNDS]), None)
-    assert ranked[0].hit.entry_id == "AGG §7"
+    assert ranked[0].hit.entry_id == "AGG §1" and ranked[1].unsaid == {"grund"} and ranked[1].key_coverage < 1.0
     evidence, _, _, outcome = _choose(question, ranked, survey=False)
-    assert outcome == "answerable" and [c.hit.entry_id for c in evidence] == ["AGG §7", "AGG §1"]
+    assert outcome == "answerable" and [c.hit.entry_id for c in evidence] == ["AGG §1"]
+    # a question that does not ask which grounds reads the reference as saying them (through § 1)
+    whether = "Darf man nach dem AGG wegen eines Grundes benachteiligt werden?"
+    assert {c.hit.entry_id: c.key_coverage for c in rank(whether, candidates([ban, AGG_GROUNDS]), None)}[
+        "AGG §7"
+    ] == 1.0
     # a provision the context lacks, or one that does not say the word, adds nothing
     assert [c.hit.entry_id for c in _choose(question, rank(question, candidates([ban]), None), survey=False)[0]] == [
         "AGG §7"
