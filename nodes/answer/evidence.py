@@ -855,7 +855,8 @@ def key_coverage(
     uncovered: frozenset[str] = frozenset(),
 ) -> float:
     """Weighted share of the question's key words (numbers aside) that some of the term sets cover; a word in
-    ``uncovered`` (a law other than the sentences' own) counts as not covered."""
+    ``uncovered`` (``Candidate.unsaid``: another law, a noun asked for but named by a provision) counts as not
+    covered."""
     keys = [w for w in words if w.key and not w.number]
     if not keys or not available:
         return 0.0

@@ -25,8 +25,8 @@ def retrieve_passages(
     state: AnswerState, runtime: Runtime[AnswerContext], *, services: AnswerServices
 ) -> dict[str, Any]:
     """Search only the policy's KB for entries in force on the day asked about (the context's ``as_of``, by default
-    today, or the one year the question names); when the planner names one stand year, entries of that year go
-    first."""
+    today, or the one year the question names), and once more within an act the question names; when the planner
+    names one stand year, entries of that year go first."""
     ctx = context_of(runtime)
     policy = state["policy"]
     planned = state["planned_queries"]
