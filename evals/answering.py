@@ -43,6 +43,7 @@ class MemoisedKnowledgeBase:
     def __init__(self, kb: KnowledgeSearch) -> None:
         self._kb = kb
         self._cache: dict[tuple[str, tuple[str, ...], int, str | None], list[Hit]] = {}
+        self._works: dict[str, dict[str, list[str]]] = {}
         self.last_hits: list[Hit] = []
 
     def search(self, kb_id: str, queries: Sequence[str], *, limit: int = 10, work: str | None = None) -> list[Hit]:
@@ -57,6 +58,11 @@ class MemoisedKnowledgeBase:
             else [*self.last_hits, *(h for h in found if h.entry_id not in seen and not h.cross_ref_extra)]
         )
         return found
+
+    def works(self, kb_id: str) -> dict[str, list[str]]:
+        if kb_id not in self._works:
+            self._works[kb_id] = self._kb.works(kb_id)
+        return self._works[kb_id]
 
     def conflicts(self, kb_id: str) -> list[KBConflict]:
         return self._kb.conflicts(kb_id)

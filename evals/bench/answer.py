@@ -116,6 +116,9 @@ class TimedKnowledgeBase:
         finally:
             self.seconds.append(time.perf_counter() - start)
 
+    def works(self, kb_id: str) -> dict[str, list[str]]:
+        return self.kb.works(kb_id)
+
     def conflicts(self, kb_id: str) -> list[KBConflict]:
         return self.kb.conflicts(kb_id)
 

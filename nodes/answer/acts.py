@@ -11,12 +11,12 @@ abbreviation's parts open the words of the full name in order (``ProdHaftG`` ~ `
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 import regex
 
-from nodes.answer.evidence import shortens
+from nodes.answer.evidence import ACT_KINDS, shortens
 from nodes.answer.premise import WORD
 from stores.kb.models import Hit
 
@@ -24,8 +24,12 @@ _SECTION_MARK: Final = regex.compile(r"\s+(?:§|Art\b|Artikel\b|Anhang\b|Anlage\
 _ABBREVIATION: Final = regex.compile(r"^\p{Lu}[\p{L}]{1,11}$")
 _STATUTE_ENDING: Final = regex.compile(r"(?:G|GB|V|VO|O)$")
 _ACT_HEAD: Final = regex.compile(
-    r"(?i)^\p{L}{3,}(?:gesetzbuch|gesetz|verordnung|ordnung|richtlinie|vereinbarung|handbuch)(?:es|s|en|e)?$"
+    r"(?i)^\p{L}[\p{L}-]{2,}(?:gesetzbuch|gesetz|verordnung|ordnung|richtlinie|vereinbarung|handbuch)(?:es|s|en|e)?$"
 )
+_KIND_TITLE: Final = regex.compile(
+    r"^(?P<kind>Gesetz|Verordnung|Ordnung)\s+(?:über|zur|zum|für)\s+(?:die\s+|den\s+|das\s+)?(?P<subject>\p{Lu}\p{L}+)$"
+)
+_KIND_COMPOUND: Final = regex.compile(r"^(?P<subject>\p{Lu}\p{L}{3,}?)(?P<kind>gesetz|verordnung|ordnung)$")
 _FEMININE: Final = regex.compile(r"(?i)(?:ung|richtlinie|V|VO|O)(?:en)?$")
 _ADJECTIVE: Final = regex.compile(r"^(\p{Lu}\p{Ll}+?(?:isch|lich|ig|al|ell|ein)?)(?:es|(?<=isch|lich|ig|al|ell|ein)e)$")
 _CUES: Final = (
@@ -41,8 +45,7 @@ MIN_STEM: Final = 4
 
 def block_act(hit: Hit) -> str:
     """The act part of a statute id (``BDSG 2018`` of ``BDSG 2018 §38``), or "" where the id has none."""
-    stripped = _SECTION_MARK.sub("", hit.entry_id)
-    return stripped if stripped != hit.entry_id else ""
+    return _id_act(hit.entry_id)
 
 
 def act_label(hit: Hit) -> str:
@@ -82,16 +85,23 @@ def without_act(question: str, name: str) -> str:
 
 
 def same_act(name: str, hit: Hit) -> bool:
-    """The question's act name names the block's act: by its id (``UWG``), its work or a part of it
-    (``Grundgesetzes``, ``Datenschutzgesetz``), or as an abbreviation of one by the other."""
-    act = block_act(hit)
-    ids = {n for n in (act, act.split()[0] if act else "") if n}
-    if name in ids or name == hit.work:
-        return True
-    if any(_abbreviates(n, name) for n in ids) or _abbreviates(name, hit.work):
-        return True
-    stem = _stem(name).casefold()
-    return len(stem) >= MIN_STEM and any(w == stem or w.endswith(stem) for w in _words(hit.work.casefold()))
+    """The question's act name names the block's act."""
+    return _names_act(name, block_act(hit), hit.work)
+
+
+def named_works(name: str, works: Mapping[str, Sequence[str]]) -> list[str]:
+    """The works of a KB (each with its entries' ids) that the question's act name names; where several do, those
+    named most closely: by their own name before by an abbreviation, and by the abbreviation that spells most of it
+    (``MPDG``, not ``MPG``, for ``Medizinprodukterecht-Durchführungsgesetz``)."""
+    closeness: dict[str, int] = {}
+    for work, ids in works.items():
+        acts = {_id_act(i) for i in ids} - {""}
+        if _names_act(name, "", work) or any(name in (act, act.split()[0]) for act in acts):
+            closeness[work] = len(name)
+        elif spelled := [_spelled(act, name) for act in acts if _names_act(name, act, work)]:
+            closeness[work] = max(spelled)
+    closest = max(closeness.values(), default=0)
+    return [work for work, close in closeness.items() if close == closest]
 
 
 def repeated_acts(answer: str, question: str, blocks: Sequence[Hit], cited: Sequence[Hit]) -> list[str]:
@@ -109,6 +119,48 @@ def mentioned_as_fact(answer: str, name: str) -> bool:
         if not _NEGATION.search(answer[: match.start()]):
             return True
     return False
+
+
+def _id_act(entry_id: str) -> str:
+    stripped = _SECTION_MARK.sub("", entry_id)
+    return stripped if stripped != entry_id else ""
+
+
+def _names_act(name: str, act: str, work: str) -> bool:
+    """The name names the act with this id part and work: by the id (``UWG``), the work or a part of it
+    (``Grundgesetzes``, ``Datenschutzgesetz``), or as an abbreviation of one by the other
+    (``Medizinprodukterecht-Durchführungsgesetz`` ~ ``MPDG``)."""
+    ids = {n for n in (act, act.split()[0] if act else "") if n}
+    if name in ids or name == work:
+        return True
+    if any(_abbreviates(n, name) for n in ids) or _abbreviates(name, work):
+        return True
+    if _titled(name, work):
+        return True
+    # only the title's head names the act: „Verordnung … nach dem Arzneimittelgesetz" is no Arzneimittelgesetz
+    head = regex.match(r"(?:\p{Lu}[\p{L}\p{M}-]*\s*)*", work)
+    stem = _stem(name).casefold()
+    return len(stem) >= MIN_STEM and any(w == stem or w.endswith(stem) for w in _words(head.group(0).casefold()))
+
+
+def _titled(name: str, work: str) -> bool:
+    """The name compounds the subject of a title „<kind> über <subject>": ``Medizinproduktegesetz`` is the
+    „Gesetz über Medizinprodukte"."""
+    title = _KIND_TITLE.match(work)
+    compound = _KIND_COMPOUND.match(_stem(name))
+    if title is None or compound is None:
+        return False
+    compounded: str = f"{compound['subject']}{compound['kind']}"
+    return compounded.casefold() == f"{title['subject']}{title['kind']}".casefold()
+
+
+def _spelled(act: str, name: str) -> int:
+    """How many letters of the name an abbreviating act id's parts stand for (``MPDG``: m, p, d, gesetz); 0 where
+    the id does not abbreviate the name."""
+    if not act or not _abbreviates(act.split()[0], name):
+        return 0
+    parts = [p.casefold() for p in regex.findall(r"\p{Lu}[\p{Ll}]*", act.split()[0])]
+    return sum(map(len, parts[:-1])) + len(ACT_KINDS.get(parts[-1], parts[-1]))
 
 
 def _known_names(hits: Sequence[Hit]) -> set[str]:

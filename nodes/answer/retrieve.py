@@ -8,7 +8,7 @@ from typing import Any, Final, Literal
 import regex
 from langgraph.runtime import Runtime
 
-from nodes.answer.acts import named_acts, same_act, without_act
+from nodes.answer.acts import named_acts, named_works, same_act, without_act
 from nodes.answer.context import AnswerContext
 from nodes.answer.runtime import context_of
 from nodes.answer.services import AnswerServices, KnowledgeSearch
@@ -47,19 +47,29 @@ def retrieve_passages(
 def _with_named_act_hits(knowledge_base: KnowledgeSearch, kb_id: str, question: str, hits: list[Hit]) -> list[Hit]:
     """The hits and the best sections of the act the question names, searched for within that act without its name:
     the name matches every section of the act about equally and crowds out the one the rest asks for („Wie hoch
-    kann das Bußgeld nach dem Produktsicherheitsgesetz werden?" → § 28)."""
+    kann das Bußgeld nach dem Produktsicherheitsgesetz werden?" → § 28). An act none of the hits belongs to is
+    looked up among the KB's works: its official title may share no word with the name the question uses
+    („Medizinprodukterecht-Durchführungsgesetz" is the work „Gesetz zur Durchführung unionsrechtlicher
+    Vorschriften betreffend Medizinprodukte", id MPDG)."""
     retrieved = [h for h in hits if not h.cross_ref_extra]
     present = {h.entry_id for h in hits}
+    kb_works: dict[str, list[str]] | None = None
     for name in named_acts(question, retrieved):
         works = {h.work for h in retrieved if same_act(name, h)}
+        if not works:
+            kb_works = knowledge_base.works(kb_id) if kb_works is None else kb_works
+            works = set(named_works(name, kb_works))
         if len(works) != 1:
             continue
         work = works.pop()
+        among_act = any(h.work == work for h in retrieved)
         found = knowledge_base.search(kb_id, [without_act(question, name)], limit=NAMED_ACT_HITS, work=work)
-        for hit in (h for h in found if h.entry_id not in present and not h.cross_ref_extra):
-            # among the act's hits by relevance, so trimming to the prompt budget drops the tail, not this one
+        new = sorted((h for h in found if h.entry_id not in present and not h.cross_ref_extra), key=lambda h: -h.score)
+        for hit in new:
+            # by relevance among the act's hits, so trimming to the prompt budget drops the tail, not this one; an
+            # act none of the hits belongs to leads with its best section (scored without the name, it scores low)
             at = next((i for i, h in enumerate(retrieved) if h.work == work and h.score < hit.score), len(retrieved))
-            retrieved.insert(at, hit)
+            retrieved.insert(0 if not among_act and hit is new[0] else at, hit)
             present.add(hit.entry_id)
     ordered = retrieved + [h for h in hits if h.cross_ref_extra]
     return [h.model_copy(update={"rank": rank}) for rank, h in enumerate(ordered, start=1)]

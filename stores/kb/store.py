@@ -148,6 +148,10 @@ class KnowledgeBase:
     def conflicts(self, kb_id: str) -> list[KBConflict]:
         return self.records.conflicts(checked_kb_id(kb_id))
 
+    def works(self, kb_id: str) -> dict[str, list[str]]:
+        """The KB's works (the acts of a law KB), each with its entries' ids."""
+        return self.records.works(checked_kb_id(kb_id))
+
     def get_entries(self, kb_id: str, ids: Sequence[str]) -> list[KBEntry]:
         """The entries with these ids in this KB, in the order asked; unknown ids are left out."""
         found = {s.entry.id: s.entry for s in self.records.stored(checked_kb_id(kb_id), list(ids))}

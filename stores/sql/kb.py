@@ -77,6 +77,17 @@ class KBRecords:
             StoredEntry(KBEntry.model_validate_json(entry), str(digest), int(chunks)) for entry, digest, chunks in rows
         ]
 
+    def works(self, kb_id: str) -> dict[str, list[str]]:
+        """Each work of one KB with its entries' ids, both in id order."""
+        with self._db.transaction() as connection:
+            rows = connection.execute(
+                text("SELECT entry_id, entry FROM kb_entries WHERE kb_id = :kb ORDER BY entry_id"), {"kb": kb_id}
+            ).all()
+        works: dict[str, list[str]] = {}
+        for entry_id, entry in rows:
+            works.setdefault(str(json.loads(entry)["work"]), []).append(str(entry_id))
+        return dict(sorted(works.items()))
+
     def conflicts(self, kb_id: str) -> list[KBConflict]:
         with self._db.transaction() as connection:
             rows = connection.execute(

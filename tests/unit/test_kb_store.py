@@ -72,6 +72,14 @@ def test_conflicts_and_entries_are_read_per_kb(kb: KnowledgeBase) -> None:
     assert kb.get_entries("other", ["lb-url-02"]) == [] and kb.conflicts("other") == []
 
 
+def test_works_are_read_per_kb_with_their_entries(kb: KnowledgeBase) -> None:
+    assert kb.works("demo") == {
+        "Lohnratgeber": ["lb-kfz-01"],
+        "Personalhandbuch": ["lb-kfz-02", "lb-sva-03", "lb-url-01", "lb-url-02", "wk-akt-04"],
+    }
+    assert kb.works("other") == {}
+
+
 def test_unknown_and_invalid_kbs_are_errors(kb: KnowledgeBase) -> None:
     with pytest.raises(KnowledgeBaseNotFound, match="nope"):
         kb.search("nope", ["Urlaub"])

@@ -25,6 +25,13 @@ SAFETY_SECTIONS = {
     "ProdSG §28": "Die Ordnungswidrigkeit kann mit einer Geldbuße bis zu hunderttausend Euro geahndet werden.",
 }
 QUESTION = "Wie hoch kann die Geldbuße nach dem Produktsicherheitsgesetz werden?"
+# a work whose official title shares no word with the short title people use („Medizinprodukterecht-
+# Durchführungsgesetz"); only its ids' act part (MPDG) abbreviates that
+DEVICES = "Gesetz zur Durchführung unionsrechtlicher Vorschriften betreffend Medizinprodukte"
+DEVICE_SECTIONS = {
+    "MPDG §1": "Zweck dieses Gesetzes ist, die Sicherheit von Medizinprodukten zu gewährleisten.",
+    "MPDG §94": "Die Ordnungswidrigkeit kann mit einer Geldbuße bis zu dreißigtausend Euro geahndet werden.",
+}
 
 
 def _entry(entry_id: str, text: str, work: str) -> dict[str, object]:
@@ -43,6 +50,7 @@ def _entry(entry_id: str, text: str, work: str) -> dict[str, object]:
 def knowledge_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeBase]:
     folder = tmp_path_factory.mktemp("acts")
     entries = [_entry(i, t, SAFETY) for i, t in SAFETY_SECTIONS.items()]
+    entries += [_entry(i, t, DEVICES) for i, t in DEVICE_SECTIONS.items()]
     entries.append(
         _entry("BDSG §41", "Für eine Geldbuße wegen eines Verstoßes gilt das Gesetz über Ordnungswidrigkeiten.", "BDSG")
     )
@@ -67,6 +75,23 @@ def test_the_section_the_rest_of_the_question_asks_for_joins_the_hits(knowledge_
     fine = ids.index("ProdSG §28")  # among the act's hits by relevance, so trimming drops another one first
     act_after = [h for h in hits[fine + 1 :] if h.work == SAFETY]
     assert all(h.score <= hits[fine].score for h in act_after)
+
+
+def test_an_act_named_by_a_title_none_of_the_hits_has_is_found_among_the_kbs_works(
+    knowledge_base: KnowledgeBase,
+) -> None:
+    question = "Welche Geldbuße droht nach dem Medizinprodukterecht-Durchführungsgesetz?"
+    first = [h for h in knowledge_base.search(KB, [question], limit=3, expand_cross_refs=False) if h.work != DEVICES]
+
+    hits = _with_named_act_hits(knowledge_base, KB, question, first)
+    assert hits[0].entry_id == "MPDG §94"  # ahead of hits about fines in other acts, so trimming keeps it
+    assert {h.entry_id for h in hits} == {h.entry_id for h in first} | {"MPDG §94"}
+
+
+def test_an_act_the_kb_does_not_hold_adds_no_hits(knowledge_base: KnowledgeBase) -> None:
+    question = "Wie hoch ist die Geldbuße nach dem Kündigungsschutzgesetz?"
+    first = knowledge_base.search(KB, [question], limit=3, expand_cross_refs=False)
+    assert _with_named_act_hits(knowledge_base, KB, question, first) == first
 
 
 def test_a_question_that_names_no_act_keeps_its_hits(knowledge_base: KnowledgeBase) -> None:

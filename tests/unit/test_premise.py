@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from nodes.answer.acts import block_act, mentioned_as_fact, named_acts, same_act, with_article
+from nodes.answer.acts import block_act, mentioned_as_fact, named_acts, named_works, same_act, with_article
 from nodes.answer.answerability import _choose
 from nodes.answer.evidence import candidates, question_words, rank
 from nodes.answer.extractive import build_extractive_answer
@@ -307,6 +307,10 @@ def test_the_act_of_a_block_comes_from_its_metadata() -> None:
         ("Gilt das UWG auch für Ärzte?", []),  # no cue: the act is the topic, not the source of a rule
         ("Welche Rechte hat der Arbeitnehmer bei der GmbH?", []),
         ("Was sagt die Regel im Handbuch?", []),
+        (
+            "Welche Geldbuße droht nach dem Medizinprodukterecht-Durchführungsgesetz?",
+            ["Medizinprodukterecht-Durchführungsgesetz"],
+        ),
     ],
 )
 def test_named_acts_are_acts_after_a_cue(question: str, expected: list[str]) -> None:
@@ -327,10 +331,45 @@ def test_named_acts_are_acts_after_a_cue(question: str, expected: list[str]) -> 
         ("HGB", PRODHAFT, False),
         ("Telemediengesetz", BDSG, False),
         ("Reisekostenrichtlinie", hit("lb-url-01", "Text.", work="Personalhandbuch Nordlicht Logistik GmbH"), False),
+        ("Medizinproduktegesetz", hit("MPG §44", "Text.", work="Gesetz über Medizinprodukte"), True),
+        # a title names its act at its head; an act named further on is another one the act refers to
+        (
+            "Arzneimittelgesetz",
+            hit("AMG-V §1", "Text.", work="Verordnung über Tests nach dem Arzneimittelgesetz"),
+            False,
+        ),
     ],
 )
 def test_same_act_by_id_work_or_abbreviation(name: str, block: Hit, same: bool) -> None:
     assert same_act(name, block) is same
+
+
+DEVICE_WORKS = {
+    "Gesetz zur Durchführung unionsrechtlicher Vorschriften betreffend Medizinprodukte": ["MPDG §1", "MPDG §94"],
+    "Gesetz über Medizinprodukte": ["MPG §44"],
+    "Gesetz über die Haftung für fehlerhafte Produkte": ["ProdHaftG §1"],
+    "Gesetz über die Bereitstellung von Produkten auf dem Markt": ["ProdSG 2021 §1", "ProdSG 2021 Anlage 1"],
+    "Bundesdatenschutzgesetz": ["BDSG 2018 §1"],
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "works"),
+    [
+        # both MPDG and MPG abbreviate it; MPDG stands for more of it
+        (
+            "Medizinprodukterecht-Durchführungsgesetz",
+            ["Gesetz zur Durchführung unionsrechtlicher Vorschriften betreffend Medizinprodukte"],
+        ),
+        ("Medizinproduktegesetz", ["Gesetz über Medizinprodukte"]),  # by its title before by an abbreviation
+        ("Produkthaftungsgesetz", ["Gesetz über die Haftung für fehlerhafte Produkte"]),  # ProdHaftG, not ProdSG
+        ("Datenschutzgesetz", ["Bundesdatenschutzgesetz"]),
+        ("ProdSG", ["Gesetz über die Bereitstellung von Produkten auf dem Markt"]),
+        ("Kündigungsschutzgesetz", []),
+    ],
+)
+def test_a_named_act_is_the_kb_work_it_names_most_closely(name: str, works: list[str]) -> None:
+    assert named_works(name, DEVICE_WORKS) == works
 
 
 def test_a_rule_attributed_to_another_act_is_corrected_with_the_act_of_the_kb() -> None:
