@@ -7,7 +7,6 @@ LLM clients, Qdrant) is imported inside the command that uses it, so ``belegt --
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
 
 import typer
@@ -22,6 +21,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from graphs.cli.usage import command_line_error
 from graphs.settings import Settings, SettingsError, load_settings
 
 if TYPE_CHECKING:
@@ -78,12 +78,18 @@ def explain_unexpected(exc: Exception) -> str:
     return f"Unerwarteter Fehler ({type(exc).__name__}: {detail}); BELEGT_DEBUG=1 zeigt die Einzelheiten."
 
 
-def run_guarded(app: Callable[[], object]) -> None:
-    """The CLI's outermost boundary: whatever a command did not handle ends as one line, never a traceback."""
+def run_guarded(app: typer.Typer, prog_name: str = "belegt") -> None:
+    """The CLI's outermost boundary: a mistyped command line ends as one German line with click's exit code (2),
+    whatever a command did not handle as one line with exit code 1, never a traceback."""
     try:
-        app()
+        code = app(prog_name=prog_name, standalone_mode=False)
     except Exception as exc:
-        if os.environ.get("BELEGT_DEBUG"):
+        ended = command_line_error(exc)
+        if ended is None and os.environ.get("BELEGT_DEBUG"):
             raise
-        errors.print(f"[bold red]Fehler:[/] {escape(explain_unexpected(exc))}", soft_wrap=True)
-        raise SystemExit(1) from None
+        message, code = ended or (explain_unexpected(exc), 1)
+        if message:
+            errors.print(f"[bold red]Fehler:[/] {escape(message)}", soft_wrap=True)
+        raise SystemExit(code) from None
+    # outside standalone mode click returns the exit code of a ``typer.Exit`` instead of leaving
+    raise SystemExit(code if isinstance(code, int) else 0)

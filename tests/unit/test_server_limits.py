@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from graphs.cli.runtime import explain_unexpected, run_guarded
 from graphs.server.launch import LaunchError, server_environment
 from graphs.server.limits import RateLimiter, clamp_answer_context
 from graphs.server.settings import ServerSettings
@@ -67,15 +66,3 @@ def test_production_needs_postgresql_and_refuses_the_development_key(monkeypatch
     monkeypatch.setenv("BELEGT_SERVER_HOST", "0.0.0.0")
     with pytest.raises(LaunchError):
         server_environment(Settings(), CONFIG, "embedded")
-
-
-def test_an_unhandled_error_ends_as_one_german_line(capsys: pytest.CaptureFixture[str]) -> None:
-    def locked() -> None:
-        raise RuntimeError("Storage folder var/qdrant is already accessed by another instance of Qdrant client.")
-
-    with pytest.raises(SystemExit) as stopped:
-        run_guarded(locked)
-    assert stopped.value.code == 1
-    err = capsys.readouterr().err
-    assert "Traceback" not in err and "Server beenden" in err and len(err.strip().splitlines()) == 1
-    assert "BELEGT_DEBUG" in explain_unexpected(KeyError("x"))
