@@ -37,24 +37,32 @@ class MemoisedKnowledgeBase:
 
     Suites and property tests ask the same questions many times (once per strictness level, thousands of
     scripted outputs), and checks after a run need the hits the graph saw: a search within one work (the act a
-    question names) adds to the hits of the search before it.
+    question names) or among given entries adds to the hits of the search before it.
     """
 
     def __init__(self, kb: KnowledgeSearch) -> None:
         self._kb = kb
-        self._cache: dict[tuple[str, tuple[str, ...], int, str | None], list[Hit]] = {}
+        self._cache: dict[tuple[str, tuple[str, ...], int, str | None, tuple[str, ...] | None], list[Hit]] = {}
         self._works: dict[str, dict[str, list[str]]] = {}
         self.last_hits: list[Hit] = []
 
-    def search(self, kb_id: str, queries: Sequence[str], *, limit: int = 10, work: str | None = None) -> list[Hit]:
-        key = (kb_id, tuple(queries), limit, work)
+    def search(
+        self,
+        kb_id: str,
+        queries: Sequence[str],
+        *,
+        limit: int = 10,
+        work: str | None = None,
+        entries: Sequence[str] | None = None,
+    ) -> list[Hit]:
+        key = (kb_id, tuple(queries), limit, work, None if entries is None else tuple(entries))
         if key not in self._cache:
-            self._cache[key] = self._kb.search(kb_id, queries, limit=limit, work=work)
+            self._cache[key] = self._kb.search(kb_id, queries, limit=limit, work=work, entries=entries)
         found = self._cache[key]
         seen = {h.entry_id for h in self.last_hits}
         self.last_hits = (
             found
-            if work is None
+            if work is None and entries is None
             else [*self.last_hits, *(h for h in found if h.entry_id not in seen and not h.cross_ref_extra)]
         )
         return found

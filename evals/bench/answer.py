@@ -109,10 +109,18 @@ class TimedKnowledgeBase:
     kb: KnowledgeBase
     seconds: list[float] = field(default_factory=list)
 
-    def search(self, kb_id: str, queries: Sequence[str], *, limit: int = 10, work: str | None = None) -> list[Hit]:
+    def search(
+        self,
+        kb_id: str,
+        queries: Sequence[str],
+        *,
+        limit: int = 10,
+        work: str | None = None,
+        entries: Sequence[str] | None = None,
+    ) -> list[Hit]:
         start = time.perf_counter()
         try:
-            return self.kb.search(kb_id, queries, limit=limit, work=work)
+            return self.kb.search(kb_id, queries, limit=limit, work=work, entries=entries)
         finally:
             self.seconds.append(time.perf_counter() - start)
 

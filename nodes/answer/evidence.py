@@ -76,7 +76,8 @@ _REPEALED: Final = "(weggefallen)"
 # „an Standorten ohne Kantine", „wer keine Kinder hat": the noun names the case its absence makes
 _NEGATED: Final = regex.compile(r"\b(?:ohne|kein(?:e|en|em|er|es)?)\s+(?:\p{Ll}+\s+)?(\p{Lu}[\p{L}-]*)")
 # A law's short name of word beginnings (``ProdHaftG``, ``HeilMWerbG``, ``MPBetreibV``) in a block's id or title.
-_SHORT_NAME: Final = regex.compile(r"\b(?=\w*\p{Ll})(?=\p{Lu}\w*\p{Lu})\p{L}+\b")
+# ``ProdHaftG``; or capitals only, four or more, ending in the kind of act (``MPDG``, ``BDSG``, ``MPBetreibV``)
+_SHORT_NAME: Final = regex.compile(r"\b(?:(?=\w*\p{Ll})(?=\p{Lu}\w*\p{Lu})\p{L}+|\p{Lu}{3,}[GVO])\b")
 _FOLD: Final = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
 # "§ 43", "Art. 54", "Artikel 54": a provision the question names; the block whose id or title ends with it ranks up.
 _PROVISION: Final = regex.compile(r"(?i)(§|\bArt(?:ikel)?\.?)\s*(\d+[a-z]?)\b")
@@ -787,11 +788,12 @@ def lead(ranked: Sequence[Candidate]) -> float:
 
 def short_names(text: str) -> tuple[tuple[str, ...], ...]:
     """Law short names made of word beginnings, as their parts: ``ProdHaftG`` → ``("prod", "haft", "g")``. Names of
-    capitals only (``BDSG``) are left out: single letters would match too many words."""
+    capitals only count from four letters on, with the kind of act last (``MPDG``): shorter ones (``GG``, ``AGG``)
+    would match too many words („Gleichbehandlungsgesetz" holds g … gesetz)."""
     found = []
     for name in _SHORT_NAME.findall(text):
         parts = tuple(p.casefold().translate(_FOLD) for p in regex.findall(r"\p{Lu}\p{Ll}*", name))
-        if len(parts) > 1 and any(len(p) >= MIN_PART for p in parts):
+        if len(parts) > 1 and (any(len(p) >= MIN_PART for p in parts) or name.isupper()):
             found.append(parts)
     return tuple(found)
 

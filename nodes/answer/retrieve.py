@@ -63,11 +63,23 @@ def _with_named_act_hits(knowledge_base: KnowledgeSearch, kb_id: str, question: 
             continue
         work = works.pop()
         among_act = any(h.work == work for h in retrieved)
-        found = knowledge_base.search(kb_id, [without_act(question, name)], limit=NAMED_ACT_HITS, work=work)
-        new = sorted((h for h in found if h.entry_id not in present and not h.cross_ref_extra), key=lambda h: -h.score)
+        found = [
+            h
+            for h in knowledge_base.search(kb_id, [without_act(question, name)], limit=NAMED_ACT_HITS, work=work)
+            if h.entry_id not in present and not h.cross_ref_extra
+        ]
+        # scored against the whole question like the other hits: the rest alone („Wie hoch kann ein Bußgeld
+        # ausfallen?") says too little to score a section as relevant as it is
+        ids = [h.entry_id for h in found]
+        whole = knowledge_base.search(kb_id, [question], limit=len(ids), entries=ids) if ids else []
+        scores = {h.entry_id: h.score for h in whole}
+        new = sorted(
+            (h.model_copy(update={"score": max(h.score, scores.get(h.entry_id, 0.0))}) for h in found),
+            key=lambda h: -h.score,
+        )
         for hit in new:
             # by relevance among the act's hits, so trimming to the prompt budget drops the tail, not this one; an
-            # act none of the hits belongs to leads with its best section (scored without the name, it scores low)
+            # act none of the hits belongs to leads with its best section
             at = next((i for i, h in enumerate(retrieved) if h.work == work and h.score < hit.score), len(retrieved))
             retrieved.insert(0 if not among_act and hit is new[0] else at, hit)
             present.add(hit.entry_id)

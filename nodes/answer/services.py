@@ -21,7 +21,15 @@ from stores.vector.embedders import Embedder
 
 
 class KnowledgeSearch(Protocol):
-    def search(self, kb_id: str, queries: Sequence[str], *, limit: int = 10, work: str | None = None) -> list[Hit]: ...
+    def search(
+        self,
+        kb_id: str,
+        queries: Sequence[str],
+        *,
+        limit: int = 10,
+        work: str | None = None,
+        entries: Sequence[str] | None = None,
+    ) -> list[Hit]: ...
 
     def works(self, kb_id: str) -> dict[str, list[str]]: ...
 

@@ -87,6 +87,7 @@ class KnowledgeBase:
         stand: str | None = None,
         valid_on: date | None = None,
         work: str | None = None,
+        entries: Sequence[str] | None = None,
         expand_cross_refs: bool = True,
     ) -> list[Hit]:
         """Hits for several sub-queries fused into one list, one hit per entry.
@@ -95,7 +96,8 @@ class KnowledgeBase:
         all sub-queries. A hit's text is its entry's best chunk joined, in text order, with the entry's next
         best retrieved chunks (``chunks_per_hit`` in all): a long section's answer often sits in a chunk beside
         the one that matched best. ``stand`` keeps only entries of exactly that stand, ``valid_on`` only entries valid
-        on that day, ``work`` only entries of that work (one act of a law KB). With ``expand_cross_refs``, up to
+        on that day, ``work`` only entries of that work (one act of a law KB), ``entries`` only those entries (to score
+        them for a query). With ``expand_cross_refs``, up to
         ``cross_ref_extras`` entries referenced by the hits (and not hits themselves) follow the ``limit`` hits,
         marked ``cross_ref_extra``.
         """
@@ -106,6 +108,8 @@ class KnowledgeBase:
                 raise KnowledgeBaseNotFound(kb_id)
             return []
         conditions = self._conditions(kb_id, stand, valid_on, work)
+        if entries is not None:
+            conditions["entry_id"] = list(entries)
         try:
             rankings = self.index.search_many(alias, texts, filter=conditions, limit=limit * 3)
         except MissingIndex:

@@ -1315,7 +1315,11 @@ def test_the_provision_a_question_names_ranks_first() -> None:
 
 
 def test_a_law_named_in_full_ranks_its_own_sentences_first() -> None:
-    assert short_names("ProdHaftG §12 MPBetreibV §11 BDSG §1") == (("prod", "haft", "g"), ("m", "p", "betreib", "v"))
+    assert short_names("ProdHaftG §12 MPBetreibV §11 BDSG §1") == (
+        ("prod", "haft", "g"),
+        ("m", "p", "betreib", "v"),
+        ("b", "d", "s", "g"),
+    )
     assert shortens(("prod", "haft", "g"), "produkthaftungsgesetz")
     assert not shortens(("prod", "haft", "g"), "produktsicherheitsgesetz")
     # the closing „G" is the Gesetz: „Kostenvoranschlag" (K … sch … g) names no KSchG, „rezeptpflichtig" no RezeptPG
@@ -1334,6 +1338,24 @@ def test_a_law_named_in_full_ranks_its_own_sentences_first() -> None:
     assert rank(question, candidates([uwg, prod]), None)[0].hit.entry_id == "ProdHaftG §12"
     safety = hit("ProdSG 2021 §30", "Ansprüche nach dieser Vorschrift verjähren in drei Jahren.")
     assert rank(question, candidates([safety, prod]), None)[0].hit.entry_id == "ProdHaftG §12"
+
+
+def test_a_law_named_in_full_by_a_short_name_of_capitals_only_is_said_by_its_own_sections() -> None:
+    """The MPDG's sections never spell out „Medizinprodukterecht-Durchführungsgesetz"; a regulation's sentence that
+    cites the act by that name does not say what the question asks of it."""
+    assert short_names("MPDG §94 GG Art54 AGG §1 UWG 2004 §20") == (("m", "p", "d", "g"),)  # 3 letters: too few
+    citing = hit(
+        "MPAMIV §7",
+        "Die Begründung wird über das Datenbanksystem nach § 86 des Medizinprodukterecht-Durchführungsgesetzes "
+        "innerhalb von 15 Tagen vorgelegt.",
+    )
+    fines = hit(
+        "MPDG §94", "Die Ordnungswidrigkeit kann mit einer Geldbuße bis zu dreißigtausend Euro geahndet werden."
+    )
+    question = "Wie hoch kann ein Bußgeld nach dem Medizinprodukterecht-Durchführungsgesetz ausfallen?"
+    ranked = rank(question, candidates([citing, fines]), None)
+    assert ranked[0].hit.entry_id == "MPDG §94" and ranked[0].key_coverage == 1.0
+    assert ranked[1].key_coverage < 0.5
 
 
 def test_a_law_named_in_full_is_key_content_each_of_its_sections_covers() -> None:

@@ -72,6 +72,13 @@ def test_conflicts_and_entries_are_read_per_kb(kb: KnowledgeBase) -> None:
     assert kb.get_entries("other", ["lb-url-02"]) == [] and kb.conflicts("other") == []
 
 
+def test_a_search_among_given_entries_scores_only_those(kb: KnowledgeBase) -> None:
+    found = kb.search("demo", ["Urlaubstage Vollzeit"], entries=["lb-url-02", "lb-kfz-01"], expand_cross_refs=False)
+    assert {h.entry_id for h in found} <= {"lb-url-02", "lb-kfz-01"} and found
+    [alone] = kb.search("demo", ["Resturlaub"], entries=["lb-url-02"], expand_cross_refs=False)
+    assert alone.score == next(h.score for h in kb.search("demo", ["Resturlaub"]) if h.entry_id == "lb-url-02")
+
+
 def test_works_are_read_per_kb_with_their_entries(kb: KnowledgeBase) -> None:
     assert kb.works("demo") == {
         "Lohnratgeber": ["lb-kfz-01"],

@@ -30,7 +30,8 @@ QUESTION = "Wie hoch kann die Geldbuße nach dem Produktsicherheitsgesetz werden
 DEVICES = "Gesetz zur Durchführung unionsrechtlicher Vorschriften betreffend Medizinprodukte"
 DEVICE_SECTIONS = {
     "MPDG §1": "Zweck dieses Gesetzes ist, die Sicherheit von Medizinprodukten zu gewährleisten.",
-    "MPDG §94": "Die Ordnungswidrigkeit kann mit einer Geldbuße bis zu dreißigtausend Euro geahndet werden.",
+    "MPDG §94": "Eine Ordnungswidrigkeit kann mit einer Geldbuße bis zu dreißigtausend Euro geahndet werden; "
+    "Geldbußen nach dem Medizinprodukterecht-Durchführungsgesetz fließen in die Bundeskasse.",
 }
 
 
@@ -86,6 +87,11 @@ def test_an_act_named_by_a_title_none_of_the_hits_has_is_found_among_the_kbs_wor
     hits = _with_named_act_hits(knowledge_base, KB, question, first)
     assert hits[0].entry_id == "MPDG §94"  # ahead of hits about fines in other acts, so trimming keeps it
     assert {h.entry_id for h in hits} == {h.entry_id for h in first} | {"MPDG §94"}
+    # scored against the whole question, as the other hits are, not against its rest alone
+    [rest] = knowledge_base.search(KB, ["Welche Geldbuße droht?"], limit=1, work=DEVICES, expand_cross_refs=False)
+    [whole] = knowledge_base.search(KB, [question], limit=1, work=DEVICES, expand_cross_refs=False)
+    assert rest.entry_id == whole.entry_id == "MPDG §94" and whole.score > rest.score
+    assert hits[0].score == whole.score
 
 
 def test_an_act_the_kb_does_not_hold_adds_no_hits(knowledge_base: KnowledgeBase) -> None:
