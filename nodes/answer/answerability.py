@@ -32,6 +32,7 @@ from nodes.answer.evidence import (
     coverage,
     key_coverage,
     lead,
+    periods_during,
     points_back,
     question_parts,
     question_words,
@@ -303,9 +304,14 @@ def _choose(
     valued = best.gives_type is not False
     words = question_words(question)
     asked = _asked_units(words)
+    during = periods_during(question)
     for candidate in ranked[1:]:
         if len(chosen) >= MAX_SENTENCES or candidate.score < FURTHER_SAME_BLOCK * best.score:
             break
+        # the time after or before the period asked about is another case („Nach der Probezeit beträgt die
+        # Kündigungsfrist …" beside the answer for „… in der Probezeit?")
+        if candidate.bound_terms & during:
+            continue
         same_block = candidate.hit.entry_id == best.hit.entry_id
         # a sentence of another block that shares no key word with the best one (the unit asked aside) is about another
         # matter where it covers more only by a word the best one lacks („… kommt ein arbeitgeberfinanzierter

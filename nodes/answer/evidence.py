@@ -75,6 +75,13 @@ _CLAUSE_JOIN: Final = regex.compile(r"(?i)\b(?:und|oder|sowie|aber)\b|[.;:!?–]
 _REPEALED: Final = "(weggefallen)"
 # „an Standorten ohne Kantine", „wer keine Kinder hat": the noun names the case its absence makes
 _NEGATED: Final = regex.compile(r"\b(?:ohne|kein(?:e|en|em|er|es)?)\s+(?:\p{Ll}+\s+)?(\p{Lu}[\p{L}-]*)")
+# A period named as the time of the case („in der Probezeit", „während der Elternzeit"), and one named only as its
+# bound („nach der Probezeit", „vor Ablauf der Kündigungsfrist"): a sentence on the time after it says nothing of it.
+_PERIOD: Final = r"(\p{Lu}[\p{L}-]*(?:zeit|frist|phase)(?:en)?)\b"
+_DURING: Final = regex.compile(rf"\b(?:in|während|innerhalb)\s+(?:der|des|dem)\s+{_PERIOD}", regex.IGNORECASE)
+_BOUND: Final = regex.compile(
+    rf"\b(?:nach|vor)\s+(?:(?:Ablauf|Ende|Beginn)\s+)?(?:der|des|dem)\s+{_PERIOD}", regex.IGNORECASE
+)
 # A law's short name of word beginnings (``ProdHaftG``, ``HeilMWerbG``, ``MPBetreibV``) in a block's id or title.
 # ``ProdHaftG``; or capitals only, four or more, ending in the kind of act (``MPDG``, ``BDSG``, ``MPBetreibV``)
 _SHORT_NAME: Final = regex.compile(r"\b(?:(?=\w*\p{Ll})(?=\p{Lu}\w*\p{Lu})\p{L}+|\p{Lu}{3,}[GVO])\b")
@@ -195,6 +202,7 @@ class Candidate:
     absatz: str | None = None  # the number of the statute paragraph it stands in („2" under „(2) …"), where known
     referred_terms: frozenset[str] = field(default_factory=frozenset)  # the terms of its ``referred`` sentences
     negated_terms: frozenset[str] = field(default_factory=frozenset)  # said only as absent („ohne Kantine")
+    bound_terms: frozenset[str] = field(default_factory=frozenset)  # said only as a bound („nach der Probezeit")
     named_laws: frozenset[str] = field(default_factory=frozenset)  # question words that name its law in full
     # key words it covers in form only: another law of the hits, or what a „Welche …?" asks named by a provision
     unsaid: frozenset[str] = field(default_factory=frozenset)
@@ -504,6 +512,7 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
                     names,
                     absatz=numbers[index],
                     negated_terms=negated_terms(body),
+                    bound_terms=_named_only(_BOUND, body),
                 )
             )
         for number, paragraph in enumerate(paragraphs):
@@ -577,8 +586,19 @@ def _terms(sentence: str) -> frozenset[str]:
 def negated_terms(text: str) -> frozenset[str]:
     """The terms of the nouns the text names only as absent („Beschäftigte an Standorten ohne Kantine"): a sentence
     on the case without them says nothing of the case with them."""
-    absent = frozenset(t for match in _NEGATED.finditer(text) for t in analyze(match.group(1)))
-    return absent - frozenset(analyze(_NEGATED.sub(" ", text))) if absent else absent
+    return _named_only(_NEGATED, text)
+
+
+def periods_during(question: str) -> frozenset[str]:
+    """The terms of the periods a question names as the time of its case („Wie ist die Kündigungsfrist in der
+    Probezeit?")."""
+    return frozenset(t for match in _DURING.finditer(question) for t in analyze(match.group(1)))
+
+
+def _named_only(phrase: regex.Pattern[str], text: str) -> frozenset[str]:
+    """The terms of the nouns the text names only within ``phrase``, nowhere else."""
+    found = frozenset(t for match in phrase.finditer(text) for t in analyze(match.group(1)))
+    return found - frozenset(analyze(phrase.sub(" ", text))) if found else found
 
 
 def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
@@ -692,20 +712,24 @@ def rank(
     names = frozenset(n for c in found for n in c.short_names)
     spelled = {w.terms[0]: spelled_names(w.terms[0], names) for w in words}
     absent = negated_terms(question)
+    during = periods_during(question)
     distinct = distinct_synonyms(words, found)
     law_words = frozenset(lemma for lemma, spelled_ones in spelled.items() if spelled_ones)
     which = _which_asked(question)
     scored: list[Candidate] = []
     for candidate in found:
         # a noun the sentence names only as absent is said by it only for a question about its absence
-        terms = candidate.terms - (candidate.negated_terms - absent) - distinct
-        lemmas = candidate.lemmas - (candidate.negated_terms - absent) - distinct
+        # … and a period the question asks about is not said by a sentence on the time after or before it, nor by
+        # its paragraph („Nach der Probezeit beträgt die Kündigungsfrist …" for „… in der Probezeit?")
+        bound = candidate.bound_terms & during
+        unsaid_here = (candidate.negated_terms - absent) | bound | distinct
+        terms, lemmas = candidate.terms - unsaid_here, candidate.lemmas - unsaid_here
         # a law the question names in full counts as said by each of its sentences, and by no sentence of another law
         # („Preisangabenverordnung" is not half said by the „Verordnung" of a ProdSG sentence)
         laws = frozenset(w.terms[0] for w in words if not spelled[w.terms[0]].isdisjoint(candidate.short_names))
         # „Aus welchen Gründen …?": „wegen eines in § 1 genannten Grundes" does not say which (§ 1 does)
         by_reference = which & frozenset(t for noun, _ in named_by_reference(candidate.text) for t in analyze(noun)[:1])
-        unsaid = (law_words - laws) | by_reference
+        unsaid = (law_words - laws) | by_reference | bound
         terms, lemmas = terms - by_reference, lemmas - by_reference
         # a key word the sentence names by a provision is said by it („Ansprüche aus § 8" → Unterlassungsanspruch)
         own_and_header = [terms, candidate.header_terms, candidate.referred_terms, laws]
@@ -713,7 +737,7 @@ def rank(
         for word in words:
             own = coverage(word, terms, lemmas)
             header = 1.0 if word.terms[0] in laws else HEADER_RANK_SHARE * coverage(word, candidate.header_terms)
-            paragraph = PARAGRAPH_RANK_SHARE * coverage(word, candidate.paragraph_terms)
+            paragraph = PARAGRAPH_RANK_SHARE * coverage(word, candidate.paragraph_terms - bound)
             referring = coverage(word, candidate.referred_terms) if word.key and word.terms[0] not in unsaid else 0.0
             lexical += weights[word.terms[0]] * max(own, header, paragraph, referring)
             matched += own

@@ -367,6 +367,40 @@ def test_cite_puts_the_id_before_the_final_punctuation() -> None:
     assert cite("Ohne Punkt", "x") == "Ohne Punkt [x]."
 
 
+PROBATION = hit(
+    "lb-end-01",
+    "Die ersten 6 Monate sind Probezeit. In dieser Zeit kann beiderseits mit einer Frist von 2 Wochen gekündigt "
+    "werden.",
+    title="Probezeit",
+)
+AFTER_PROBATION = hit(
+    "lb-end-02",
+    "Nach der Probezeit beträgt die Kündigungsfrist für beide Seiten 4 Wochen zum Monatsende.",
+    title="Kündigungsfristen",
+    rank=2,
+)
+
+
+@pytest.mark.parametrize(
+    "question", ["Wie ist die Kündigungsfrist in der Probezeit?", "Welche Kündigungsfrist gilt während der Probezeit?"]
+)
+def test_a_sentence_on_the_time_after_a_period_says_nothing_of_the_period(question: str) -> None:
+    """„Nach der Probezeit …" names the Probezeit only as the bound of its own case: asked about the time in it, the
+    sentence covers the „Kündigungsfrist" alone, and does not join the answer as a second case."""
+    ranked = rank(question, candidates([AFTER_PROBATION, PROBATION]), None)
+    after = next(c for c in ranked if c.hit.entry_id == "lb-end-02")
+    assert after.bound_terms >= {"probezeit"} and "probezeit" not in after.covered_keys
+    evidence, _, _, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "answerable" and [c.hit.entry_id for c in evidence] == ["lb-end-01"]
+    assert "2 Wochen" in evidence[0].text
+
+
+def test_a_question_about_the_time_after_a_period_is_answered_by_that_sentence() -> None:
+    question = "Welche Kündigungsfrist gilt nach der Probezeit?"
+    evidence, _, _, _ = _choose(question, rank(question, candidates([AFTER_PROBATION, PROBATION]), None), survey=False)
+    assert evidence[0].hit.entry_id == "lb-end-02"
+
+
 def test_a_sentence_read_with_the_one_before_gets_a_citation_for_each() -> None:
     """„In dieser Zeit …" joins the sentence it points back to; the validator wants every sentence cited."""
     probezeit = hit(
