@@ -5,8 +5,11 @@ the act part of a statute id such as ``BDSG 2018 §38``).
 An act is named in a question after a cue (``im``, ``nach dem``, ``laut``, ``gemäß``, ``§ 3``, …) either by a
 name some retrieved block's metadata gives, or by the shape of an act's name: an abbreviation ending like a
 statute's (``HGB``, ``ArbZG``, ``DSGVO``) or a compound ending in ``gesetz``, ``verordnung``, ``richtlinie`` ….
-Two names are the same act when they are equal, when one is the first word of the other's work, or when an
-abbreviation's parts open the words of the full name in order (``ProdHaftG`` ~ ``Produkthaftungsgesetz``).
+Two names are the same act when they are equal, when one ends a word of the head of the other's work (the
+capitalised words a title opens with: „Verordnung … nach dem Arzneimittelgesetz" is no Arzneimittelgesetz), when a
+compound says a title „<kind> über <subject>" (``Medizinproduktegesetz``), or when an abbreviation's parts open the
+words of the full name in order (``ProdHaftG`` ~ ``Produkthaftungsgesetz``). A name none of the retrieved blocks'
+acts answers to is looked up among all of the KB's works (``named_works``).
 """
 
 from __future__ import annotations
