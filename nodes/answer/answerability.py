@@ -284,13 +284,14 @@ def _choose(
         return variants, None, "bezug", "missing_context"
     asked_units = {q.unit for q in quantities(question)}
     if len(variants) > 1 and not asked_units and distinct_values([c.text for c in variants]):
-        dimension = _dimension(variants)
+        named = frozenset(analyze(question))
+        dimension = _dimension(variants, named)
         # one block's sentences with different values and no dimension between them are a rule and its
         # condition („6 Wochen" … „seit mindestens vier Wochen"), not variants
         if dimension != "fall" or len({c.hit.entry_id for c in variants}) > 1:
             # „in zehn Jahren" beside „in sechs Monaten" differ in a Zeitraum only by their values' units: the
             # follow-up asks for the case, not for a period the asker could name
-            return variants, None, _dimension(variants, units_as_cases=False), "missing_context"
+            return variants, None, _dimension(variants, named, units_as_cases=False), "missing_context"
     chosen = [best]
     within = None if asked_units else _variants_within(question, best)
     if within is not None:
@@ -603,10 +604,14 @@ def _same_matter(a: Candidate, b: Candidate) -> bool:
     )
 
 
-def _dimension(variants: Sequence[Candidate], *, units_as_cases: bool = True) -> Dimension:
-    """What the variants differ in: the first dimension whose words differ between them (Vollzeit / Teilzeit);
-    without ``units_as_cases``, the unit a length of time is written in („Jahren", „Monaten") is no such word."""
+def _dimension(variants: Sequence[Candidate], named: frozenset[str], *, units_as_cases: bool = True) -> Dimension:
+    """What the variants differ in: the first dimension whose words differ between them (Vollzeit / Teilzeit) and
+    that the question (its lemmas and compound parts: ``named``) leaves open — „Wie lange dauert eine
+    Altersteilzeit insgesamt?" names „Teilzeit" itself, so the working time is no case to ask for; without
+    ``units_as_cases``, the unit a length of time is written in („Jahren", „Monaten") is no such word."""
     for dimension, markers in _DIMENSIONS:
+        if markers & named:
+            continue
         seen = {frozenset(markers & _case_words(c, units_as_cases)) for c in variants}
         if len(seen) > 1:
             return dimension

