@@ -38,6 +38,7 @@ from nodes.answer.evidence import (
     question_words,
     rank,
     referred,
+    which_asked,
     word_weights,
 )
 from nodes.answer.premise import (
@@ -73,6 +74,7 @@ CLOSE_TO_BEST: Final = 0.35  # a survey's sentences score at least this share of
 FURTHER_SAME_BLOCK: Final = 0.35
 FURTHER_OTHER_BLOCK: Final = 0.8
 SAME_MATTER: Final = 0.3  # variants and contradictions talk about one thing: this share of their words in common
+PARALLEL: Final = 0.6  # provisions worded alike share this share of their words
 TIED: Final = 0.85  # sentences this close to the best, with the same key coverage, are variants of one answer
 CLOSE_CASE: Final = 0.8  # a sentence of the best one's block that names another case of its dimension, this close
 PART_CLOSE: Final = 0.5  # a part whose best sentence an earlier part took takes its next one only this close
@@ -283,8 +285,12 @@ def _choose(
     if len({c.hit.entry_id for c in variants}) > 1 and points_back(question):
         return variants, None, "bezug", "missing_context"
     asked_units = {q.unit for q in quantities(question)}
-    if len(variants) > 1 and not asked_units and distinct_values([c.text for c in variants]):
-        named = frozenset(analyze(question))
+    named = frozenset(analyze(question))
+    if (
+        len(variants) > 1
+        and not asked_units
+        and (distinct_values([c.text for c in variants]) or _parallel(variants, question))
+    ):
         dimension = _dimension(variants, named)
         # one block's sentences with different values and no dimension between them are a rule and its
         # condition („6 Wochen" … „seit mindestens vier Wochen"), not variants
@@ -595,6 +601,29 @@ def _contradiction(chosen: Sequence[Candidate]) -> bool:
         a.hit.entry_id != b.hit.entry_id and _same_matter(a, b) and contradicting_values(a.text, b.text)
         for i, a in enumerate(chosen)
         for b in chosen[i + 1 :]
+    )
+
+
+def _parallel(variants: Sequence[Candidate], question: str) -> bool:
+    """Provisions of different blocks worded alike that name different kinds of the thing a „Welche …?" question
+    asks for: one rule for two cases („Voraussetzung für den Zugang zur Ausbildung nach § 4 ist der
+    Hauptschulabschluß …" beside „… nach § 9 ist der Realschulabschluß …" for „Welchen Schulabschluss brauche ich
+    für die Ausbildung?"). Alike wording alone is no case („Der Bundespräsident wird ohne Aussprache … gewählt"
+    beside „Der Bundeskanzler wird … ohne Aussprache gewählt")."""
+    asked = which_asked(question)
+    first, *others = variants
+    return any(
+        other.hit.entry_id != first.hit.entry_id
+        and len(first.lemmas & other.lemmas) >= PARALLEL * min(len(first.lemmas), len(other.lemmas))
+        and any(noun.endswith(kind) for noun in _nouns(first) ^ _nouns(other) for kind in asked)
+        for other in others
+    )
+
+
+def _nouns(candidate: Candidate) -> frozenset[str]:
+    """The lemmas of the sentence's nouns (capitalised words after its first)."""
+    return frozenset(
+        lemma for word in WORD.findall(candidate.text)[1:] if word[:1].isupper() for lemma in analyze(word)[:1]
     )
 
 

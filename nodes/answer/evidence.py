@@ -715,7 +715,7 @@ def rank(
     during = periods_during(question)
     distinct = distinct_synonyms(words, found)
     law_words = frozenset(lemma for lemma, spelled_ones in spelled.items() if spelled_ones)
-    which = _which_asked(question)
+    which = which_asked(question)
     scored: list[Candidate] = []
     for candidate in found:
         # a noun the sentence names only as absent is said by it only for a question about its absence
@@ -781,7 +781,7 @@ def rank(
     return ranked
 
 
-def _which_asked(question: str) -> frozenset[str]:
+def which_asked(question: str) -> frozenset[str]:
     """The lemmas of the nouns a „Welche …?" question asks to be named („Aus welchen Gründen …" → grund)."""
     return frozenset(t for m in _WHICH_NOUN.finditer(question) for t in analyze(m.group(1))[:1])
 

