@@ -176,11 +176,13 @@ def assess_answerability(
         question, ranked, survey=survey, parts=by_part, cosine_within=within
     )
     keys = [w for w in words if w.key and not w.number]
-    said = [t for c in evidence for t in (c.terms, c.header_terms, c.referred_terms, c.named_laws)]
+    said = [t for c in evidence for t in (c.header_terms, c.referred_terms, c.named_laws)]
     # a law the question names that none of the chosen sentences belongs to is not said by them (nor what a
     # „Welche …?" asks, where each names it only by a provision)
     unsaid = frozenset.intersection(*(c.unsaid for c in evidence)) if evidence else frozenset()
-    covered = key_coverage(words, word_weights(words, found), said, uncovered=unsaid)
+    covered = key_coverage(
+        words, word_weights(words, found), said, uncovered=unsaid, sentences=[(c.terms, c.lemmas) for c in evidence]
+    )
     best = ranked[0] if ranked else None
     # a block declared in conflict with the best one is no rival: the answer shows both sides
     sides = {i for k in state.get("conflicts", []) if best and best.hit.entry_id in k.ids for i in k.ids}

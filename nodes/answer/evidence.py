@@ -369,15 +369,18 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
     0.85 for a synonym of it or of its modifiers (``Gehalt`` ← ``Entgelt``; ``zweimal`` ← ``mehrmals``), 0.6 for the
     lemma inside a longer compound, a word of the same stem (``wiedergewählt`` ← ``Wiederwahl``) or of a synonym's
     stem, 0.5 for the head alone. A general head (``Reisekostenregeln``; ``Amtszeit``, too short for the analyzer to
-    split) needs only its modifier, and alone it covers nothing."""
+    split) needs only its modifier — as a word of its own where ``lemmas`` tell —, and alone it covers nothing."""
     lemma, *parts = word.terms
     if lemma in available:
         return 1.0 if lemmas is None or lemma in lemmas else FOUND_IN_COMPOUND
     if parts and all(p in available for p in parts):
         return COMPOSED
-    if parts and parts[-1] in GENERIC_TERMS | SUFFIX_HEADS and all(p in available for p in parts[:-1]):
+    # a general head needs its modifier said as a word („Kilometer" for „Kilometergeld"): inside another compound
+    # it names another thing („Krankenkasse" is no „Krankengeld")
+    said = available if lemmas is None else lemmas
+    if parts and parts[-1] in GENERIC_TERMS | SUFFIX_HEADS and all(p in said for p in parts[:-1]):
         return COMPOSED
-    if not parts and not _general_head_modifiers(lemma).isdisjoint(available if lemmas is None else lemmas):
+    if not parts and not _general_head_modifiers(lemma).isdisjoint(said):
         return COMPOSED
     if any(repeats(q) for q in quantities(word.word)) and any(says_repeatedly(t) for t in available):
         return SYNONYM
@@ -732,7 +735,7 @@ def rank(
         unsaid = (law_words - laws) | by_reference | bound
         terms, lemmas = terms - by_reference, lemmas - by_reference
         # a key word the sentence names by a provision is said by it („Ansprüche aus § 8" → Unterlassungsanspruch)
-        own_and_header = [terms, candidate.header_terms, candidate.referred_terms, laws]
+        besides = [candidate.header_terms, candidate.referred_terms, laws]
         lexical = matched = 0.0
         for word in words:
             own = coverage(word, terms, lemmas)
@@ -748,11 +751,13 @@ def rank(
             replace(
                 candidate,
                 lexical=lexical / total,
-                key_coverage=key_coverage(words, weights, own_and_header, uncovered=unsaid),
+                key_coverage=key_coverage(words, weights, besides, uncovered=unsaid, sentences=[(terms, lemmas)]),
                 covered_keys=frozenset(
                     w.terms[0]
                     for w in words
-                    if w.key and w.terms[0] not in unsaid and max(coverage(w, t) for t in own_and_header) >= COVERED
+                    if w.key
+                    and w.terms[0] not in unsaid
+                    and max(coverage(w, terms, lemmas), *(coverage(w, t) for t in besides)) >= COVERED
                 ),
                 said_keys=frozenset(w.terms[0] for w in said if w.key and w.terms[0] not in unsaid),
                 said_words=frozenset(w.terms[0] for w in said),
@@ -879,16 +884,20 @@ def key_coverage(
     available: Sequence[frozenset[str]],
     *,
     uncovered: frozenset[str] = frozenset(),
+    sentences: Sequence[tuple[frozenset[str], frozenset[str]]] = (),
 ) -> float:
-    """Weighted share of the question's key words (numbers aside) that some of the term sets cover; a word in
-    ``uncovered`` (``Candidate.unsaid``: another law, a noun asked for but named by a provision) counts as not
-    covered."""
+    """Weighted share of the question's key words (numbers aside) that some of the term sets cover — ``available``
+    (a header's, a reference's) or ``sentences`` (a sentence's terms with its words' lemmas, see ``coverage``); a
+    word in ``uncovered`` (``Candidate.unsaid``: another law, a noun asked for but named by a provision) counts as
+    not covered."""
     keys = [w for w in words if w.key and not w.number]
-    if not keys or not available:
+    if not keys or not (available or sentences):
         return 0.0
     total = sum(weights[w.terms[0]] for w in keys) or 1.0
     covered = 0.0
     for word in keys:
-        best = 0.0 if word.terms[0] in uncovered else max(coverage(word, terms) for terms in available)
+        found = [coverage(word, terms) for terms in available]
+        found += [coverage(word, terms, lemmas) for terms, lemmas in sentences]
+        best = 0.0 if word.terms[0] in uncovered else max(found)
         covered += weights[word.terms[0]] * (1.0 if best >= COVERED else best)
     return covered / total

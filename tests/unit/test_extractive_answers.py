@@ -26,6 +26,7 @@ from nodes.answer.evidence import (
     _said_otherwise,
     candidates,
     coverage,
+    key_coverage,
     lead,
     points_back,
     question_parts,
@@ -34,6 +35,7 @@ from nodes.answer.evidence import (
     short_names,
     shortens,
     spelled_names,
+    word_weights,
 )
 from nodes.answer.extractive import build_extractive_answer, cite, stands
 from nodes.answer.state import AnswerFeatures, EvidenceSentence, PremiseCorrection, ResolvedPolicy
@@ -1358,6 +1360,26 @@ def test_a_short_compound_with_a_general_head_is_covered_by_its_modifier_as_a_wo
     # the modifier only inside another compound says nothing of it
     assert _covered(question, "Amtszeit", "Das Amtsgericht entscheidet binnen fünf Jahren.") < COVERED
     assert _covered("Wie lange dauert die Probezeit?", "Probezeit", "Die Ruhe dauert sechs Monate.") == 0.0
+
+
+def test_a_split_compound_with_a_general_head_needs_its_modifier_as_a_word_of_its_own() -> None:
+    """„Krankengeld" is not said by a sentence on the „Krankenkasse", neither in the ranking nor in the gate's
+    coverage of the answer (an out-of-KB question was delivered from MPBetreibV § 15 this way)."""
+    question = "Ab wann bekomme ich Krankengeld von der Krankenkasse?"
+    kasse = (
+        "Kann der Patient nicht erreicht werden, kann die Einrichtung unter Angabe der Krankenversicherungsnummer die "
+        "Übermittlung seiner Daten von seiner Krankenkasse verlangen."
+    )
+    assert _covered(question, "Krankengeld", kasse) < COVERED
+    assert (
+        _covered("Wie viel Kilometergeld gibt es?", "Kilometergeld", "Es werden 0,30 € je Kilometer erstattet.")
+        == COMPOSED
+    )
+    found = candidates([hit("MPBetreibV §15", kasse)])[0]
+    words = question_words(question)
+    weights = word_weights(words, [found])
+    assert key_coverage(words, weights, [found.terms]) == 1.0  # terms alone cannot tell a word from a part
+    assert key_coverage(words, weights, [], sentences=[(found.terms, found.lemmas)]) == 0.5
 
 
 def test_a_question_in_everyday_words_is_covered_by_the_kb_s_words() -> None:
