@@ -83,6 +83,8 @@ _RELATIVE_COUNT: Final = regex.compile(
     r"(?i)\b(?:gleiche|doppelte|dreifache|halbe)[nmrs]? (?:Anzahl|Zahl)\b|\b(?:ebenso|doppelt so|halb so) viele\b"
 )
 _CONDITION: Final = regex.compile(r"(?i)\b(?:wenn|sofern|soweit|falls|solange|sobald)\b")
+# a case a provision names for itself: „im Falle einer Auflösung", „im Verteidigungsfalle"
+_CASE: Final = regex.compile(r"(?i)\bim\s+\p{L}*falle?\b")
 _AGE: Final = regex.compile(r"(?i)lebensjahr|\bjahre alt\b|\balter von\b|\bvolljährig|\bminderjährig")
 _FREQUENCY: Final = regex.compile(
     rf"(?i)\b(?:{_NUMBER_PART}+|mehr)mal(?:s|ig)?\b"
@@ -121,6 +123,12 @@ def values(sentence: str) -> list[tuple[str, str]]:
         if token[0].isdigit() or word:
             found.append((token, after))
     return found
+
+
+def states_a_case(sentence: str) -> bool:
+    """The sentence holds only under a condition or in a case it names („…, wenn die festgesetzte Geldbuße …
+    übersteigt", „Die im Verteidigungsfalle ablaufende Amtszeit …")."""
+    return bool(_CONDITION.search(sentence) or _CASE.search(sentence))
 
 
 def asks_lead_time(question: str) -> bool:

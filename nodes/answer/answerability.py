@@ -20,7 +20,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from nodes.answer.acts import act_label, named_acts, same_act, with_article, without_act
-from nodes.answer.answer_type import expected_answer_type
+from nodes.answer.answer_type import expected_answer_type, states_a_case
 from nodes.answer.context import AnswerContext
 from nodes.answer.evidence import (
     COVERED,
@@ -295,11 +295,15 @@ def _choose(
     ):
         dimension = _dimension(variants, named)
         # one block's sentences with different values and no dimension between them are a rule and its
-        # condition („6 Wochen" … „seit mindestens vier Wochen"), not variants
-        if dimension != "fall" or len({c.hit.entry_id for c in variants}) > 1:
-            # „in zehn Jahren" beside „in sechs Monaten" differ in a Zeitraum only by their values' units: the
-            # follow-up asks for the case, not for a period the asker could name
-            return variants, None, _dimension(variants, named, units_as_cases=False), "missing_context"
+        # condition („6 Wochen" … „seit mindestens vier Wochen"), not variants; nor is a rule that names no case
+        # beside other blocks' exceptions („Das Amt des Bundespräsidenten dauert fünf Jahre." and „Die im
+        # Verteidigungsfalle ablaufende Amtszeit …"): the rule answers the question as asked
+        # „in zehn Jahren" beside „in sechs Monaten" differ in a Zeitraum only by their values' units: the
+        # follow-up asks for the case, not for a period the asker could name
+        case = _dimension(variants, named, units_as_cases=False)
+        exceptions = case == "fall" and _beside_exceptions(best, variants)
+        if not exceptions and (dimension != "fall" or len({c.hit.entry_id for c in variants}) > 1):
+            return variants, None, case, "missing_context"
     chosen = [best]
     within = None if asked_units else _variants_within(question, best)
     if within is not None:
@@ -604,6 +608,13 @@ def _contradiction(chosen: Sequence[Candidate]) -> bool:
         for i, a in enumerate(chosen)
         for b in chosen[i + 1 :]
     )
+
+
+def _beside_exceptions(best: Candidate, variants: Sequence[Candidate]) -> bool:
+    """The best sentence states its rule for every case, and each variant of another block only for a case or
+    under a condition of its own."""
+    others = [c for c in variants if c.hit.entry_id != best.hit.entry_id]
+    return bool(others) and not states_a_case(best.text) and all(states_a_case(c.text) for c in others)
 
 
 def _parallel(variants: Sequence[Candidate], question: str) -> bool:

