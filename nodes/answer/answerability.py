@@ -294,14 +294,14 @@ def _choose(
         and (distinct_values([c.text for c in variants]) or _parallel(variants, question))
     ):
         dimension = _dimension(variants, named)
-        # one block's sentences with different values and no dimension between them are a rule and its
-        # condition („6 Wochen" … „seit mindestens vier Wochen"), not variants; nor is a rule that names no case
-        # beside other blocks' exceptions („Das Amt des Bundespräsidenten dauert fünf Jahre." and „Die im
-        # Verteidigungsfalle ablaufende Amtszeit …"): the rule answers the question as asked
         # „in zehn Jahren" beside „in sechs Monaten" differ in a Zeitraum only by their values' units: the
         # follow-up asks for the case, not for a period the asker could name
         case = _dimension(variants, named, units_as_cases=False)
+        # a rule that names no case beside other blocks' exceptions („Das Amt des Bundespräsidenten dauert fünf
+        # Jahre." and „Die im Verteidigungsfalle ablaufende Amtszeit …") answers the question as asked
         exceptions = case == "fall" and _beside_exceptions(best, variants)
+        # one block's sentences with different values and no dimension between them are a rule and its
+        # condition („6 Wochen" … „seit mindestens vier Wochen"), not variants
         if not exceptions and (dimension != "fall" or len({c.hit.entry_id for c in variants}) > 1):
             return variants, None, case, "missing_context"
     chosen = [best]
