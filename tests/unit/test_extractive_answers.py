@@ -639,10 +639,10 @@ def test_a_rule_beside_another_provisions_exception_answers_without_a_follow_up(
     evidence, _, dimension, outcome = _choose(asked, ranked, survey=False)
     assert outcome == "answerable" and dimension is None
     assert [c.hit.entry_id for c in evidence][:1] == ["GG Art54"]
-    # two rules of their own, neither naming a case, stay the cases of the question
-    other = hit("BDSG §12", "Die Amtszeit des Bundespräsidenten dauert zehn Jahre.")
+    # two rules of their own, neither naming a case, stay the cases of the question (an invented second provision)
+    other = hit("KB §2", "Die Amtszeit des Bundespräsidenten dauert zehn Jahre.")
     found = {c.hit.entry_id: c for c in rank(asked, candidates([rule, other]), None)}
-    ranked = [replace(found["GG Art54"], score=1.3), replace(found["BDSG §12"], score=1.25)]
+    ranked = [replace(found["GG Art54"], score=1.3), replace(found["KB §2"], score=1.25)]
     assert _choose(asked, ranked, survey=False)[3] == "missing_context"
 
 
