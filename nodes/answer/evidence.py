@@ -11,6 +11,7 @@ the KB may state the value in another unit. With a dense embedder, the cosine of
 from __future__ import annotations
 
 import os
+from itertools import groupby
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
@@ -114,6 +115,8 @@ _HOW_MANY: Final = frozenset({"viel", "viele", "vielen"})
 # a condition clause („wenn er verhindert ist", „wenn ich kündige") names the case asked about; its verb is key
 # content unless it is too light to name one („wenn es keinen Betriebsrat gibt")
 _CONDITIONS: Final = frozenset("wenn falls sofern sobald soweit".split())
+# a lead-in that ends in a condition („…, wenn sie", „…, soweit"): its items are the parts of that condition
+_CONDITION_LEAD: Final = regex.compile(r"\b(?:wenn|falls|sofern|sobald|soweit|solange)(?:\s+\S+){0,2}$")
 _CLAUSE_END: Final = regex.compile(r"[,;:.?!–]")
 LIGHT_VERBS: Final = frozenset(
     """geben gehen kommen machen tun bekommen kriegen nehmen passieren stehen bleiben lassen liegen sein haben
@@ -611,7 +614,8 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
     Each unit comes with its sentence index and whether it opens a paragraph."""
     lead_in: str | None = None
     opening = False  # the lead-in opens a sentence the items go on, unlike a heading
-    items: list[tuple[int, str, bool]] = []  # the list's items, waiting for words that may close their sentence
+    # the list's items with their lead-in, waiting for words that may close their sentence
+    items: list[tuple[int, str, str, bool]] = []
     resumed: str | None = None  # the lead-in of an item that ended with a period, for the item's next sentence
     levels: list[tuple[str | None, str]] = []  # the open lists, outermost first: their item kind and lead-in
     parent = ""  # the last item, which opens a nested list if the next item is of another kind
@@ -628,7 +632,7 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
         # a further sentence of an item is read on its own; where it ends as an item does („5. … (Lockangebote). Ist
         # die Bevorratung kürzer …, nachzuweisen;") the list goes on, and its lead-in with it
         if resumed and inside[sentence.index] and body[:1].isupper() and not body.endswith(":"):
-            yield from ((i, f"{item}.", o) for i, item, o in items)
+            yield from _item_units(items)
             items = []
             if closes_sentence(body):
                 yield sentence.index, body, opens
@@ -654,7 +658,7 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
                     # words that close a sentence after a nested list close only its items („3. wenn unwahre
                     # Angaben" + „a) über …" + „gemacht werden."), so the items before are whole without them
                     opener = items.pop() if depth == len(levels) else None
-                    yield from ((i, f"{item}.", o) for i, item, o in items)
+                    yield from _item_units(items)
                     items = []
                     if opener is not None:
                         # the item before opens a nested list („15. Hersteller … als Hersteller gilt auch jeder,
@@ -665,19 +669,19 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
                         del levels[depth + 1 :]
                         lead_in = levels[-1][1]
                 parent = body
-                items.append((sentence.index, _continued(lead_in, body), opens))
+                items.append((sentence.index, lead_in, body, opens))
                 if closes_sentence(body):  # its further sentences are its own; the list may go on after them
                     resumed = lead_in
                 continue
             if items and body.endswith((".", "!", "?")):  # the sentence ends after its list
-                yield from ((i, f"{item} {body}", o) for i, item, o in items)
+                yield from _item_units(items, closing=body)
                 items, lead_in = [], None
                 continue
-            yield from ((i, f"{item}.", o) for i, item, o in items)
+            yield from _item_units(items)
             items = []
             yield sentence.index, f"{_continued(lead_in, body)}.", opens
             continue
-        yield from ((i, f"{item}.", o) for i, item, o in items)
+        yield from _item_units(items)
         items = []
         if sentence.is_list_item and lead_in is not None and opening:
             resumed = lead_in
@@ -688,13 +692,31 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
             continue
         lead_in = None
         yield sentence.index, body, opens
-    yield from ((i, f"{item}.", o) for i, item, o in items)
+    yield from _item_units(items)
 
 
 def _opens_sentence(lead_in: str) -> bool:
     """A lead-in that the items go on (it ends in a lower-case word, a colon or a comma), unlike a heading."""
     words = lead_in.split()
     return lead_in.endswith((":", ",")) or bool(words and words[-1][:1].islower())
+
+
+def _item_units(items: Sequence[tuple[int, str, str, bool]], closing: str | None = None) -> Iterator[tuple[int, str, bool]]:
+    """Each item read with its lead-in (and the words that close the list's sentence), except the items of a condition
+    that holds only as a whole („…, wenn" + „1. der Anspruch entstanden ist und" + „2. der Gläubiger … Kenntnis
+    erlangt"): they are one unit, since one of them alone states a condition the statute does not."""
+    end = f" {closing}" if closing else "."
+    for lead_in, group in groupby(items, key=lambda item: item[1]):
+        listed = list(group)
+        if len(listed) > 1 and _CONDITION_LEAD.search(lead_in) and _joined_by_and(listed[-2][2]):
+            parts = " ".join(body.rstrip() for _, _, body, _ in listed[:-1])
+            yield listed[0][0], f"{lead_in} {parts} {listed[-1][2].rstrip(' ,;.')}{end}", listed[0][3]
+            continue
+        yield from ((index, f"{_continued(lead_in, body)}{end}", opens) for index, _, body, opens in listed)
+
+
+def _joined_by_and(body: str) -> bool:
+    return body.rstrip(" ,;").endswith(" und")
 
 
 def _continued(lead_in: str, part: str) -> str:

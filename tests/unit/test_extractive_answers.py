@@ -125,6 +125,29 @@ def test_list_items_are_read_with_their_lead_in() -> None:
     assert not any(t.startswith(("1.", "2.", "die ")) for t in texts)
 
 
+def test_the_items_of_a_condition_that_holds_only_as_a_whole_are_one_unit() -> None:
+    """„…, wenn 1. A und 2. B": A alone is not when the period begins, so both parts stay in one sentence; the
+    alternatives of „…, wenn 1. A oder 2. B" are each a condition of their own."""
+    both = hit(
+        "UWG 2004 §11",
+        "(2) Die Verjährungsfrist beginnt, wenn\n\n1.  der Anspruch entstanden ist und\n\n"
+        "2.  der Gläubiger von den den Anspruch begründenden Umständen\n    Kenntnis erlangt.",
+    )
+    either = hit(
+        "MPBetreibV §14",
+        "(4) Eine Kontrolle ist unverzüglich durchzuführen, wenn\n\n1.  Anzeichen für einen Fehler vorliegen oder\n\n"
+        "2.  das Produkt beeinflusst worden sein könnte.",
+    )
+    assert [c.text for c in candidates([both])] == [
+        "Die Verjährungsfrist beginnt, wenn der Anspruch entstanden ist und der Gläubiger von den den Anspruch "
+        "begründenden Umständen Kenntnis erlangt."
+    ]
+    assert [c.text for c in candidates([either])] == [
+        "Eine Kontrolle ist unverzüglich durchzuführen, wenn Anzeichen für einen Fehler vorliegen.",
+        "Eine Kontrolle ist unverzüglich durchzuführen, wenn das Produkt beeinflusst worden sein könnte.",
+    ]
+
+
 def test_a_further_sentence_of_an_item_is_no_lead_in_for_the_items_after_it() -> None:
     """UWG's annex: item 5 goes on with a sentence of its own; items 6 and 7 still read with the list's lead-in."""
     annex = hit(
