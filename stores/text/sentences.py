@@ -42,13 +42,16 @@ _PARAGRAPH_NUMBER: Final = re.compile(r"[ \t]*\((\d{1,3}[a-z]?)\)")
 _LETTERED_NUMBER: Final = re.compile(r"\d{1,3}[a-z]")
 _NUMBERED: Final = re.compile(r"[ \t]*(\d{1,3})[.)][ \t]")
 _BLOCK_LINE: Final = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\||>)")
-TEXT_ENGINE_VERSION: Final = "de-6"  # part of the KB content hash: new boundaries or chunks re-chunk entries
+TEXT_ENGINE_VERSION: Final = "de-7"  # part of the KB content hash: new boundaries or chunks re-chunk entries
 SHORT_LINE: Final = 40  # a line this short that ends without punctuation is a title, not a wrapped line
 LOOKBEHIND_CHARS: Final = 40  # enough for the word before a period; searching from 0 would be quadratic
 _MAX_ORDINAL_DIGITS: Final = 3
 # Markdown escapes a period or marker that would otherwise open a list ("vom\n27\\. April"): the backslash is no text.
 _MARKDOWN_ESCAPE: Final = re.compile(r"\\(?=[.)*+#_\-])")
 _CONTINUES: Final = (",", ";", "-", "–", "(", "/")
+# a line that goes on citing an act („Verordnung" + „(EU) 2017/745", „(EG)" + „Nr. 1107/2009", „Richtlinie" +
+# „2001/83/EG"): statutes break lines there, so the short line before it is no title
+_CITATION_GOES_ON: Final = re.compile(r"[ \t]*(?:\((?:EU|EG|EWG|EGKS|Euratom)\)|Nr\.[ \t]*\d|\d+/\d+)")
 
 
 @dataclass(frozen=True)
@@ -248,7 +251,7 @@ def _is_hard_break(text: str, match: re.Match[str], previous: str) -> bool:
     if LIST_MARKER.match(following):
         numbered = _NUMBERED.match(following)
         return numbered is None or _continues_enumeration(text, match.start(), int(numbered.group(1)))
-    if following[:1].islower():
+    if following[:1].islower() or _CITATION_GOES_ON.match(following):
         return False
     last_word = previous.split()[-1]
     titled = last_word[0].isupper() or last_word[0].isdigit() or previous.endswith((":", "?", "!"))

@@ -7,7 +7,7 @@ from typing import Final
 # A period after these never ends a sentence: legal, business, date and general abbreviations.
 ABBREVIATIONS: Final = frozenset(
     """abl abs abschn allg anh anl anm art aufl bd bgbl bsp bspw buchst bzgl bzw ca co dr ebd einschl evtl gem
-    ggf hr fr frau hrsg inkl insb jh kap lit lt max mind nr prof rn rz sog str tel
+    ggf hr fr frau hrsg inkl insb jg jh kap lit lt max mind nr prof rn rz sog str tel
     verf vgl vs zb zit ziff zzgl jan feb mär apr jun jul aug sep sept okt nov dez mo di mi do sa so
     nachf st
     """.split()

@@ -69,6 +69,7 @@ Für die betriebliche Altersvorsorge gilt das Betriebsrentengesetz."""
         ("Der 1.000. Besucher erhält einen Preis.", ["Der 1.000. Besucher erhält einen Preis."]),
         ("Zum 1.000. Mal fand es statt.", ["Zum 1.000. Mal fand es statt."]),
         ("Laptop, Headset usw. Die Geräte stellt die Firma.", ["Laptop, Headset usw.", "Die Geräte stellt die Firma."]),
+        ("Sie steht im Ärzteblatt, Jg. 111, S. 1583. Sie gilt.", ["Sie steht im Ärzteblatt, Jg. 111, S. 1583.", "Sie gilt."]),
     ],
 )
 def test_abbreviations_and_numbers(text: str, expected: list[str]) -> None:
@@ -143,6 +144,22 @@ def test_markdown_titles_and_short_lines_end_a_sentence() -> None:
         "Unsere Werte",
         "Wir glauben an Qualität.",
         "Video-Plattformen und Audio- und Textdienste.",
+    ]
+
+
+def test_a_short_line_that_an_act_s_citation_goes_on_is_no_title() -> None:
+    """Statutes break a citation after „Verordnung" or „(EG)" (links leave space runs behind the number): the short
+    line before „(EU) 2017/745", „Nr. 1107/2009" or „2001/83/EG" is part of the sentence, not a title."""
+    text = (
+        "Dieses Gesetz gilt nicht für Produkte nach der Verordnung\n"
+        "    (EU) 2017/745                    des Europäischen Parlaments, der\n    Richtlinie\n"
+        "    2001/83/EG                   und der Verordnung\n    (EG)\n"
+        "    Nr. 1107/2009                    des Rates.\nZuständig ist das Amt."
+    )
+    assert [s.clean for s in split_sentences(text)] == [
+        "Dieses Gesetz gilt nicht für Produkte nach der Verordnung (EU) 2017/745 des Europäischen Parlaments, der "
+        "Richtlinie 2001/83/EG und der Verordnung (EG) Nr. 1107/2009 des Rates.",
+        "Zuständig ist das Amt.",
     ]
 
 
