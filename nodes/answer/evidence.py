@@ -11,9 +11,9 @@ the KB may state the value in another unit. With a dense embedder, the cosine of
 from __future__ import annotations
 
 import os
-from itertools import groupby
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import groupby
 from typing import Final
 
 import numpy as np
@@ -701,7 +701,9 @@ def _opens_sentence(lead_in: str) -> bool:
     return lead_in.endswith((":", ",")) or bool(words and words[-1][:1].islower())
 
 
-def _item_units(items: Sequence[tuple[int, str, str, bool]], closing: str | None = None) -> Iterator[tuple[int, str, bool]]:
+def _item_units(
+    items: Sequence[tuple[int, str, str, bool]], closing: str | None = None
+) -> Iterator[tuple[int, str, bool]]:
     """Each item read with its lead-in (and the words that close the list's sentence), except the items of a condition
     that holds only as a whole („…, wenn" + „1. der Anspruch entstanden ist und" + „2. der Gläubiger … Kenntnis
     erlangt"): they are one unit, since one of them alone states a condition the statute does not."""

@@ -69,7 +69,10 @@ Für die betriebliche Altersvorsorge gilt das Betriebsrentengesetz."""
         ("Der 1.000. Besucher erhält einen Preis.", ["Der 1.000. Besucher erhält einen Preis."]),
         ("Zum 1.000. Mal fand es statt.", ["Zum 1.000. Mal fand es statt."]),
         ("Laptop, Headset usw. Die Geräte stellt die Firma.", ["Laptop, Headset usw.", "Die Geräte stellt die Firma."]),
-        ("Sie steht im Ärzteblatt, Jg. 111, S. 1583. Sie gilt.", ["Sie steht im Ärzteblatt, Jg. 111, S. 1583.", "Sie gilt."]),
+        (
+            "Sie steht im Ärzteblatt, Jg. 111, S. 1583. Sie gilt.",
+            ["Sie steht im Ärzteblatt, Jg. 111, S. 1583.", "Sie gilt."],
+        ),
     ],
 )
 def test_abbreviations_and_numbers(text: str, expected: list[str]) -> None:
