@@ -257,11 +257,14 @@ def _counted(
 
 
 def _measured(text: str, number: _Token, rest: Sequence[_Token], forms: frozenset[str], base: str) -> Quantity:
-    """„25-jährigen Jubiläum", „3-monatige Frist": the adjective names the unit; of people („16-jährige") an age."""
-    if len(rest) > 1 and _lemma(rest[1].text) in _AGED and base == "jahr" and _within_age(forms):
-        return Quantity(_span(text, number, rest[1]), forms, "age")
+    """„25-jährigen Jubiläum", „3-monatige Frist": the adjective names the unit; of people („16-jährige") an age.
+    The text runs on to the noun the adjective qualifies: that noun names the case, not what the value answers."""
+    noun = rest[1] if len(rest) > 1 and rest[1].text[:1].isupper() else None
+    surface = _span(text, number, noun or rest[0])
+    if noun is not None and _lemma(noun.text) in _AGED and base == "jahr" and _within_age(forms):
+        return Quantity(surface, forms, "age")
     kind, scale, _ = _duration(base) or ("calendar", 1, base)
-    return Quantity(_span(text, number, rest[0]), frozenset(_scaled(f, scale) for f in forms), kind, base, base)
+    return Quantity(surface, frozenset(_scaled(f, scale) for f in forms), kind, base, base)
 
 
 def _lemma(word: str) -> str:

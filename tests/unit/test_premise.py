@@ -104,9 +104,10 @@ def premise_conflict(question: str, sentence: str) -> PremiseConflict | None:
         ("Tausende Menschen", []),
         ("eine 40-Stunden-Woche", [("40-Stunden", "clock", "2400")]),
         # a number joined to „-jährig", „-monatig" … counts that unit; of people it is an age
-        ("zum 25-jährigen Jubiläum", [("25-jährigen", "calendar", "9125")]),
-        ("eine 3-monatige Frist", [("3-monatige", "calendar", "90")]),
-        ("ein 8-stündiger Arbeitstag", [("8-stündiger", "clock", "480")]),
+        ("zum 25-jährigen Jubiläum", [("25-jährigen Jubiläum", "calendar", "9125")]),
+        ("eine 3-monatige Frist", [("3-monatige Frist", "calendar", "90")]),
+        ("ein 8-stündiger Arbeitstag", [("8-stündiger Arbeitstag", "clock", "480")]),
+        ("nach 2-wöchiger, unbezahlter Pause", [("2-wöchiger", "calendar", "14")]),
         ("für 16-jährige Schüler", [("16-jährige Schüler", "age", "16")]),
         ("nur einmal wiederholen", [("einmal", "mal", "1")]),
         ("dreimal wiederholt", [("dreimal", "mal", "3")]),
