@@ -39,11 +39,6 @@ _MONTH_NUMBERS: Final = {month: number for number, month in enumerate(MONTHS, 1)
 _SCALES: Final = {"tausend": 10**3, "million": 10**6, "millionen": 10**6, "mio": 10**6, "milliarde": 10**9,
                   "milliarden": 10**9, "mrd": 10**9}  # fmt: skip
 _CALENDAR_DAYS: Final = {"jahr": 365, "monat": 30, "woche": 7, "tag": 1}
-# „25-jährig", „3-monatig", „2-wöchig", „10-tägig", „8-stündig": a number joined to one of these counts that unit
-_MEASURE_ADJECTIVE: Final = regex.compile(r"(?i)^(jähr|monat|wöch|täg|stünd|minüt)ig(?:e[nrsm]?)?$")
-_MEASURED_UNITS: Final = {
-    "jähr": "jahr", "monat": "monat", "wöch": "woche", "täg": "tag", "stünd": "stunde", "minüt": "minute",
-}  # fmt: skip
 _CLOCK_MINUTES: Final = {"stunde": 60, "minute": 1}
 PEOPLE: Final = frozenset(
     """person mitarbeiter mitarbeiterin mitarbeitende beschaftigter beschaftigte arbeitnehmer arbeitnehmerin
@@ -199,9 +194,6 @@ def _counted(
     rest = tokens[next_index:]
     if rest[:1] and rest[0].text == "-" and len(rest) > 1:
         rest = rest[1:]  # "40-Stunden-Woche": the number counts the first part
-        measured = _MEASURE_ADJECTIVE.match(rest[0].text)
-        if measured is not None and not ordinal:
-            return _measured(text, number, rest, forms, _MEASURED_UNITS[measured.group(1).casefold()])
     if rest and rest[0].text.casefold().rstrip(".") in _SCALES and not ordinal:
         scale = _SCALES[rest[0].text.casefold().rstrip(".")]
         forms = frozenset(_scaled(f, scale) for f in forms)
@@ -254,17 +246,6 @@ def _counted(
     if not head:
         return None
     return Quantity(surface, forms, f"ordinal:{duration[2] if duration else head}" if ordinal else head, noun=lemma)
-
-
-def _measured(text: str, number: _Token, rest: Sequence[_Token], forms: frozenset[str], base: str) -> Quantity:
-    """„25-jährigen Jubiläum", „3-monatige Frist": the adjective names the unit; of people („16-jährige") an age.
-    The text runs on to the noun the adjective qualifies: that noun names the case, not what the value answers."""
-    noun = rest[1] if len(rest) > 1 and rest[1].text[:1].isupper() else None
-    surface = _span(text, number, noun or rest[0])
-    if noun is not None and _lemma(noun.text) in _AGED and base == "jahr" and _within_age(forms):
-        return Quantity(surface, forms, "age")
-    kind, scale, _ = _duration(base) or ("calendar", 1, base)
-    return Quantity(surface, frozenset(_scaled(f, scale) for f in forms), kind, base, base)
 
 
 def _lemma(word: str) -> str:
