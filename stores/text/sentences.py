@@ -1,13 +1,14 @@
 """German sentence boundaries with exact character offsets, for hard-wrapped Markdown and plain text alike.
 
-A boundary is either a hard line break or a sentence terminator. Line breaks are hard at blank lines,
-before list items and enumerations (``- …``, ``1. …``, ``(2) …``, ``a) …``), around Markdown headings and
-table rows, and after a short line ending in a capitalised word (a title) that the next line does not
-continue in lower case. Every other line break is a soft wrap: the sentence runs on, and
-``Sentence.clean`` reads it as one space. A terminator (``.!?…``) ends a sentence unless lower case
-follows or the period belongs to an abbreviation (``Abs.``, ``z. B.``, ``i. V. m.``), an initial, a
-number (``1.500``, ``am 3. Mai``) or a cardinal reference (``Nr. 1.`` does end one); a number with its thousands
-grouped ends one unless a determiner makes it an ordinal (``bei 2.000. Überreste``, ``der 1.000. Besucher``).
+A boundary is either a hard line break or a sentence terminator. Line breaks are hard at blank lines, before
+list items and enumerations (``- …``, ``1. …``, ``(2) …``, ``a) …``), around Markdown headings and table rows,
+and after a short line ending in a capitalised word (a title) that the next line does not continue in lower
+case or with an act's citation („Verordnung" + „(EU) 2017/745"). Every other line break is a soft wrap: the
+sentence runs on, and ``Sentence.clean`` reads it as one space. A terminator (``.!?…``) ends a sentence unless
+lower case follows or the period belongs to an abbreviation (``Abs.``, ``z. B.``, ``i. V. m.``), an initial, a
+number (``1.500``, ``am 3. Mai``) or a cardinal reference (``Nr. 1.`` does end one); a number with its
+thousands grouped ends one unless a determiner makes it an ordinal (``bei 2.000. Überreste``, ``der 1.000.
+Besucher``).
 """
 
 from __future__ import annotations
