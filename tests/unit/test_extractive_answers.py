@@ -1724,7 +1724,7 @@ SONDERURLAUB = hit(
             hit("w", "Beschäftigte erhalten mindestens 20 Urlaubstage, Schwerbehinderte mindestens 25 Urlaubstage."),
             "fall",
         ),
-        # „10-jährigen Dienstjubiläum" counts years, and its noun names the case, not what the question asks
+        # a value per jubilee („10-jährigen Dienstjubiläum"): the noun of the value names the case, the question none
         (
             "Was bekomme ich zum Dienstjubiläum?",
             hit("j", "Zum 10-jährigen Dienstjubiläum gibt es 1 freien Tag, zum 25-jährigen Jubiläum 2 freie Tage."),
