@@ -12,10 +12,13 @@ from stores.kb.models import KBEntry
 from stores.text import (
     TEXT_ENGINE_VERSION,
     Sentence,
+    Table,
     goes_on_item,
     list_parents,
     pack_sentences,
     split_sentences,
+    table_caption,
+    tables,
     unwrap,
 )
 from stores.vector.index import IndexPoint
@@ -58,7 +61,8 @@ def day_of(number: int) -> date | None:
 
 @dataclass(frozen=True)
 class Chunk:
-    """One chunk of an entry; its first ``repeated`` characters repeat the lead-in of a list it opens inside."""
+    """One chunk of an entry; its first ``repeated`` characters repeat the lead-in of a list, or the caption and
+    heading rows of a table, it opens inside."""
 
     text: str
     repeated: int = 0
@@ -66,34 +70,61 @@ class Chunk:
 
 def chunk_text(text: str, max_chars: int) -> list[Chunk]:
     """The entry text unwrapped (soft line wraps joined) and packed into whole sentences of at most
-    ``max_chars`` (a longer single sentence is cut hard; a list's lead-in is repeated on top). Deterministic, so chunk
-    ids stay stable."""
+    ``max_chars`` (a longer single sentence is cut hard; a list's lead-in or a table's caption and heading rows are
+    repeated on top). Deterministic, so chunk ids stay stable."""
     flowing = unwrap(text)
     if len(flowing) <= max_chars:
         return [Chunk(flowing)]
     sentences = split_sentences(flowing)
-    return [_with_lead_in(flowing, sentences, start, end) for start, end in pack_sentences(flowing, max_chars)]
+    found = tables(flowing)
+    return [_with_context(flowing, sentences, found, start, end) for start, end in pack_sentences(flowing, max_chars)]
 
 
-def _with_lead_in(text: str, sentences: list[Sentence], start: int, end: int) -> Chunk:
-    """The chunk ``text[start:end]``; one that opens inside a list starts with the list's lead-in („Außerhalb der
-    Fachkreise darf für Arzneimittel … nicht geworben werden"): without it the chunk's items are no sentences a
-    reader (or the answer) can use, and the chunk embeds without its subject."""
+def _with_context(text: str, sentences: list[Sentence], found: list[Table], start: int, end: int) -> Chunk:
+    """The chunk ``text[start:end]``, with what a chunk that opens inside a list or a table needs on top: without
+    it the chunk's items are no sentences a reader (or the answer) can use, its rows are cells without headings,
+    and it embeds without its subject."""
     chunk = text[start:end]
     opening = next((s for s in sentences if s.start >= start), None)
-    if start == 0 or opening is None or not opening.is_list_item:
+    if start == 0 or opening is None:
         return Chunk(chunk)
+    table = next((t for t in found if t.start <= start < t.end), None)
+    parts = (
+        _table_context(text, sentences, table, start) if table is not None else _list_lead_in(text, sentences, opening)
+    )
+    if not parts:
+        return Chunk(chunk)
+    # a table's rows follow its heading rows line by line; a lead-in and a caption end a paragraph
+    rows_follow = table is not None and start >= table.body_start
+    prefix = "".join(f"{part}\n\n" for part in parts[:-1]) + parts[-1] + ("\n" if rows_follow else "\n\n")
+    return Chunk(prefix + chunk, len(prefix))
+
+
+def _table_context(text: str, sentences: list[Sentence], table: Table, start: int) -> list[str]:
+    """The table's caption, where it has one („Es gelten folgende Fristen:"), and its heading and delimiter rows where
+    the chunk opens below them."""
+    caption = table_caption(text, sentences, table)
+    parts = [caption.text] if caption is not None else []
+    if start >= table.body_start:
+        parts.append(text[table.start : table.body_start].rstrip("\n"))
+    return parts
+
+
+def _list_lead_in(text: str, sentences: list[Sentence], opening: Sentence) -> list[str]:
+    """The lead-in of a list the chunk opens inside („Außerhalb der Fachkreise darf für Arzneimittel … nicht geworben
+    werden"), with the items an item of a nested list reads with („15. … jeder, der" for „b) …")."""
+    if not opening.is_list_item:
+        return []
     # the sentence before the list: neither an item nor a further sentence of one („Ist die Bevorratung …;")
     inside = goes_on_item(text, sentences)
     lead_in = next(
-        (s for s in reversed(sentences) if s.end <= start and not s.is_list_item and not inside[s.index]), None
+        (s for s in reversed(sentences) if s.end <= opening.start and not s.is_list_item and not inside[s.index]),
+        None,
     )
     if lead_in is None or lead_in.clean.endswith((".", "!", "?")):
-        return Chunk(chunk)
-    # an item of a nested list reads with the items it is nested in („15. … jeder, der" for „b) …")
+        return []
     parents = [p.text for p in list_parents(text, sentences, opening.index) if p.start > lead_in.start]
-    prefix = "".join(f"{part}\n\n" for part in (lead_in.text, *parents))
-    return Chunk(prefix + chunk, len(prefix))
+    return [lead_in.text, *parents]
 
 
 def chunk_id(entry_id: str, number: int) -> str:

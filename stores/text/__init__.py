@@ -12,8 +12,10 @@ from stores.text.sentences import (
     sentence_at,
     sentence_texts,
     split_sentences,
+    table_caption,
     unwrap,
 )
+from stores.text.tables import Table, TableRow, row_statement, tables
 
 __all__ = [
     "TEXT_ENGINE_VERSION",
@@ -27,5 +29,10 @@ __all__ = [
     "sentence_at",
     "sentence_texts",
     "split_sentences",
+    "table_caption",
+    "tables",
+    "Table",
+    "TableRow",
+    "row_statement",
     "unwrap",
 ]

@@ -1,7 +1,8 @@
 """German sentence boundaries with exact character offsets, for hard-wrapped Markdown and plain text alike.
 
 A boundary is either a hard line break or a sentence terminator. Line breaks are hard at blank lines, before
-list items and enumerations (``- …``, ``1. …``, ``(2) …``, ``a) …``), around Markdown headings and table rows,
+list items and enumerations (``- …``, ``1. …``, ``(2) …``, ``a) …``), around Markdown headings and table rows
+(a row is one unit: a period in a cell ends no sentence),
 and after a short line ending in a capitalised word (a title) that the next line does not continue in lower
 case or with an act's citation („Verordnung" + „(EU) 2017/745"). Every other line break is a soft wrap: the
 sentence runs on, and ``Sentence.clean`` reads it as one space. A terminator (``.!?…``) ends a sentence unless
@@ -19,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from stores.text.tables import Table, row_lines
 from stores.text.vocabulary import (
     ABBREVIATIONS,
     AMBIGUOUS_ABBREVIATIONS,
@@ -43,7 +45,7 @@ _PARAGRAPH_NUMBER: Final = re.compile(r"[ \t]*\((\d{1,3}[a-z]?)\)")
 _LETTERED_NUMBER: Final = re.compile(r"\d{1,3}[a-z]")
 _NUMBERED: Final = re.compile(r"[ \t]*(\d{1,3})[.)][ \t]")
 _BLOCK_LINE: Final = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\||>)")
-TEXT_ENGINE_VERSION: Final = "de-7"  # part of the KB content hash: new boundaries or chunks re-chunk entries
+TEXT_ENGINE_VERSION: Final = "de-8"  # part of the KB content hash: new boundaries or chunks re-chunk entries
 SHORT_LINE: Final = 40  # a line this short that ends without punctuation is a title, not a wrapped line
 LOOKBEHIND_CHARS: Final = 40  # enough for the word before a period; searching from 0 would be quadratic
 _MAX_ORDINAL_DIGITS: Final = 3
@@ -120,7 +122,12 @@ def count_words(text: str) -> int:
 
 def split_sentences(text: str) -> list[Sentence]:
     """The sentences of ``text`` with their spans; leading and trailing whitespace is never part of one."""
-    cuts = {m.end() for m in _TERMINATOR.finditer(text) if _ends_sentence(text, m.start(), m.end())}
+    rows = row_lines(text)
+    cuts = {
+        m.end()
+        for m in _TERMINATOR.finditer(text)
+        if _ends_sentence(text, m.start(), m.end()) and not _inside_row(rows, m.end())
+    }
     cuts |= {start for start, _, hard in _line_breaks(text) if hard}
     sentences: list[Sentence] = []
     start = 0
@@ -134,6 +141,21 @@ def split_sentences(text: str) -> list[Sentence]:
             sentences.append(Sentence(len(sentences), offset, offset + len(stripped), stripped))
         start = cut
     return sentences
+
+
+def _inside_row(rows: Sequence[tuple[int, int]], offset: int) -> bool:
+    """A table row is one unit: a period in a cell („| schriftlich. |") ends no sentence."""
+    index = bisect.bisect_right([start for start, _ in rows], offset) - 1
+    return index >= 0 and rows[index][0] < offset < rows[index][1]
+
+
+def table_caption(text: str, sentences: Sequence[Sentence], table: Table) -> Sentence | None:
+    """The sentence right above ``table`` that introduces it („Es gelten folgende Fristen:", „Die Firma zahlt
+    Pauschalen nach Abwesenheit."); None where a heading, a list item or another table stands there."""
+    last = next((s for s in reversed(sentences) if s.end <= table.start), None)
+    if last is None or text.count("\n", last.end, table.start) > 2 or _BLOCK_LINE.match(last.text):
+        return None
+    return None if last.is_list_item or not last.clean.endswith((".", ":")) else last
 
 
 def goes_on_item(text: str, sentences: Sequence[Sentence]) -> list[bool]:

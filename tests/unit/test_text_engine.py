@@ -7,7 +7,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stores.kb.layout import chunk_text
-from stores.text import list_depth, list_parents, pack_sentences, sentence_texts, split_sentences, unwrap
+from stores.text import (
+    list_depth,
+    list_parents,
+    pack_sentences,
+    row_statement,
+    sentence_texts,
+    split_sentences,
+    table_caption,
+    tables,
+    unwrap,
+)
 
 WRAPPED_STATUTE = """(1) Benachteiligungen aus einem in § 1 genannten Grund sind nach
 Maßgabe dieses Gesetzes unzulässig in Bezug auf:
@@ -225,6 +235,55 @@ def test_a_chunk_that_opens_inside_a_nested_list_repeats_the_item_it_is_nested_i
         "Im Sinne dieses Gesetzes bedeutet\n\n"
         "15. Hersteller jede Person, die ein Produkt herstellt; als Hersteller gilt auch jeder, der\n\n"
     )
+
+
+NOTICE_TABLE = (
+    "Es gelten folgende Fristen:\n\n"
+    "| Betriebszugehörigkeit | **Kündigungsfrist** |\n"
+    "| :--- | ---: |\n"
+    "| bis 2 Jahre | 1 Monat. |\n"
+    "| ab 2 Jahren | 2 Monate \\| zum Quartal |\n"
+    "| ab 5 Jahren | |\n\n"
+    "Die Kündigung bedarf der Schriftform."
+)
+
+
+def test_a_markdown_table_has_its_headings_and_rows_and_a_row_is_one_sentence() -> None:
+    (table,) = tables(NOTICE_TABLE)
+    assert table.headings == ("Betriebszugehörigkeit", "Kündigungsfrist")  # emphasis is no text
+    assert [row.cells for row in table.rows] == [
+        ("bis 2 Jahre", "1 Monat."),
+        ("ab 2 Jahren", "2 Monate | zum Quartal"),  # an escaped bar stays in its cell
+        ("ab 5 Jahren", ""),
+    ]
+    assert [row_statement(table.headings, row.cells) for row in table.rows] == [
+        "Betriebszugehörigkeit: bis 2 Jahre; Kündigungsfrist: 1 Monat.",
+        "Betriebszugehörigkeit: ab 2 Jahren; Kündigungsfrist: 2 Monate | zum Quartal",
+        "Betriebszugehörigkeit: ab 5 Jahren",  # an empty cell says nothing
+    ]
+    sentences = split_sentences(NOTICE_TABLE)
+    assert [s.clean for s in sentences][2:4] == [
+        "| bis 2 Jahre | 1 Monat. |",
+        "| ab 2 Jahren | 2 Monate \\| zum Quartal |",
+    ]
+    caption = table_caption(NOTICE_TABLE, sentences, table)
+    assert caption is not None and caption.clean == "Es gelten folgende Fristen:"
+    # bars without a delimiter row below the first are no table; a heading above a table is no caption
+    assert tables("| a | b |\n| c | d |") == []
+    headed = "## Fristen\n\n| Frist | Tage |\n|---|---|\n| kurz | 3 |"
+    assert table_caption(headed, split_sentences(headed), tables(headed)[0]) is None
+
+
+def test_a_chunk_that_opens_inside_a_table_repeats_its_caption_and_heading_rows() -> None:
+    """Rows without their headings say „| ab 5 Jahren | 3 Monate |", which no reader (nor the answer) can use."""
+    rows = "".join(f"| ab {years} Jahren | {years} Monate |\n" for years in range(1, 13))
+    text = f"Es gelten folgende Fristen:\n\n| Betriebszugehörigkeit | Kündigungsfrist |\n|---|---|\n{rows}"
+    chunks = chunk_text(text, 150)
+    assert len(chunks) > 2 and all(tables(c.text) for c in chunks[1:])
+    for chunk in chunks[1:]:
+        assert chunk.text[: chunk.repeated].startswith("Es gelten folgende Fristen:\n\n| Betriebszugehörigkeit |")
+        assert chunk.text[chunk.repeated :].startswith("| ab ")
+    assert sum(len(tables(c.text)[0].rows) for c in chunks[1:]) + len(tables(chunks[0].text)[0].rows) == 12
 
 
 _PIECES = st.sampled_from(
