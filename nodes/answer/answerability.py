@@ -43,6 +43,7 @@ from nodes.answer.evidence import (
 )
 from nodes.answer.premise import (
     WORD,
+    closest_case,
     contradicting_values,
     distinct_values,
     first_premise_conflict,
@@ -114,6 +115,7 @@ SIMILARITY_GATES: Final[dict[str, SimilarityGate]] = {
     )
 }
 MAX_VARIANTS: Final = 3
+MAX_TABLE_CASES: Final = 8  # the rows of a table listed where the question names none of their cases
 # the asker speaks of their own case („Wie viel Urlaub bekomme ich?"), not of an institution's or a law's
 _ASKER: Final = regex.compile(r"(?i)\b(?:ich|mich|mir|mein\w*|wir|uns|unser\w*|du|dich|dir|dein\w*)\b")
 _NUMBER_HYPHEN: Final = regex.compile(r"(?<=\d)-(?=\p{L})")
@@ -216,7 +218,7 @@ def assess_answerability(
     features = features.model_copy(update={"outcome": outcome, "sentences_used": 0 if refused else len(evidence)})
     update: dict[str, Any] = {
         "answer_features": features,
-        "evidence": [EvidenceSentence(entry_id=c.hit.entry_id, text=c.text, score=round(c.score, 4)) for c in evidence],
+        "evidence": [_evidence_sentence(c) for c in evidence],
         "premise": premise,
         "follow_up": policy.voice.follow_up(follow_up, personal=bool(_ASKER.search(question))) if follow_up else None,
     }
@@ -224,6 +226,17 @@ def assess_answerability(
     if refused:
         return {**update, "answer": policy.refusal_message, "refused": True, "verified": True, "bucket": "refused"}
     return {**update, "low_score_action": action if action in ("disclaimer", "soft_hint") else None}
+
+
+def _evidence_sentence(chosen: Candidate) -> EvidenceSentence:
+    row = chosen.row
+    return EvidenceSentence(
+        entry_id=chosen.hit.entry_id,
+        text=chosen.text,
+        score=round(chosen.score, 4),
+        caption=row.caption if row is not None else "",
+        row=row.statement(chosen.text) if row is not None else "",
+    )
 
 
 def gate(found: Answerability, features: AnswerFeatures, min_score: float, embedder: str | None) -> Answerability:
@@ -269,6 +282,14 @@ def _choose(
         return [premise[0]], premise[1], None, "false_premise"
     if parts:  # each part has its own value: no variants of one rule
         return _one_per_part(parts), None, None, "answerable"
+    # rows of the best one's table that answer as well as it does are its cases: the one the question's value falls
+    # in answers („nach 6 Jahren" → „ab 5 Jahren"); where the question names none, all of them, in the table's order
+    rows = _tied_rows(best, ranked)
+    if len(rows) > 1:
+        held = closest_case(question, [c.text for c in rows])
+        if held is not None:
+            return [rows[held]], None, None, "answerable"
+        return sorted(rows, key=lambda c: c.position)[:MAX_TABLE_CASES], None, "fall", "missing_context"
     peers = [c for c in ranked[:MAX_SENTENCES] if c.key_coverage >= best.key_coverage]
     # variants answer the question in each case only where they cover it: a question that names more than they
     # say („… wenn eine Bank Auskunftsverlangen falsch behandelt?" beside three acts' fines) takes the usual path
@@ -370,6 +391,23 @@ def _choose(
     if resolving is not None and len(chosen) < MAX_SENTENCES and not _overlaps(resolving.text, chosen):
         chosen.append(resolving)
     return chosen, None, None, "answerable"
+
+
+def _tied_rows(best: Candidate, ranked: Sequence[Candidate]) -> list[Candidate]:
+    """The rows of the best one's table (itself included) that score as high and cover the same key words, where
+    they give different values; else none."""
+    if best.row is None:
+        return []
+    rows = [
+        c
+        for c in ranked
+        if c.hit.chunk_id == best.hit.chunk_id
+        and c.row is not None
+        and c.row.table == best.row.table
+        and c.score >= TIED * best.score
+        and c.covered_keys == best.covered_keys
+    ]
+    return rows if distinct_values([c.text for c in rows]) else []
 
 
 def _resolving(best: Candidate, ranked: Sequence[Candidate], words: Sequence[QuestionWord]) -> Candidate | None:

@@ -23,7 +23,16 @@ from nodes.answer.answer_type import MAJORITY_TERMS, asks_lead_time, expected_an
 from nodes.answer.premise import MONTHS, Quantity, quantities, repeats, says_repeatedly
 from nodes.shared.guardrails import PLACEHOLDER
 from stores.kb.models import Hit
-from stores.text import closes_sentence, goes_on_item, list_depth, split_sentences
+from stores.text import (
+    Sentence,
+    closes_sentence,
+    goes_on_item,
+    list_depth,
+    row_statement,
+    split_sentences,
+    table_caption,
+    tables,
+)
 from stores.text.references import named_by_reference, qualified_by_reference, referenced_ids
 from stores.text.thesaurus import synonyms
 from stores.vector.analyzer import analyze, verb_lemma
@@ -190,6 +199,24 @@ class QuestionWord:
 
 
 @dataclass(frozen=True)
+class RowPlace:
+    """Where a table row stands: its table (where the table starts in the block) and the caption it reads after."""
+
+    table: int
+    caption: str  # „Für Dienstreisen zahlt die Firma Verpflegungspauschalen nach Abwesenheitsdauer", or ""
+
+    def unit(self, statement: str) -> str:
+        """The row as a sentence: „<caption> (Abwesenheit: 24 Stunden; Pauschale: 28 €)." or, without a caption,
+        „Abwesenheit: 24 Stunden; Pauschale: 28 €."."""
+        statement = statement.rstrip(" .")  # a cell's own period („1 Monat.") ends no sentence inside the unit
+        return f"{self.caption} ({statement})." if self.caption else f"{statement}."
+
+    def statement(self, unit: str) -> str:
+        """The row's own words in its ``unit``, as a sentence („Abwesenheit: 24 Stunden; Pauschale: 28 €.")."""
+        return f"{unit[len(self.caption) + 2 : -2]}." if self.caption else unit
+
+
+@dataclass(frozen=True)
 class Candidate:
     """A whole KB sentence (or a list item joined to its lead-in) from one retrieved block."""
 
@@ -202,6 +229,7 @@ class Candidate:
     short_names: tuple[tuple[str, ...], ...] = ()  # the word beginnings of the law short names in its header
     paragraph_terms: frozenset[str] = field(default_factory=frozenset)  # the terms of its paragraph's sentences
     paragraph: int = 0  # which paragraph of its block it stands in
+    row: RowPlace | None = None  # a table row: which table of its block, and the caption it reads after
     absatz: str | None = None  # the number of the statute paragraph it stands in („2" under „(2) …"), where known
     referred_terms: frozenset[str] = field(default_factory=frozenset)  # the terms of its ``referred`` sentences
     negated_terms: frozenset[str] = field(default_factory=frozenset)  # said only as absent („ohne Kantine")
@@ -496,13 +524,13 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
         earlier: list[str | None] = []  # the block's units so far; None where one is no whole sentence
         paragraphs: list[list[Candidate]] = [[]]
         numbers = _paragraph_numbers(hit.text)
-        for index, body, opens in _readable_units(hit.text):
+        for index, body, opens, row in _readable_units(hit.text):
             if opens:
                 paragraphs.append([])
             if not _WHOLE.match(body) or len(body.split()) < MIN_WORDS:
                 earlier.append(None)
                 continue
-            meant = _pointed_to(body, earlier)
+            meant = _pointed_to(body, earlier) if row is None else None  # a row reads after its caption
             earlier.append(body)
             if meant is not None:
                 body = f"{meant} {body}"
@@ -517,6 +545,7 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
                     header,
                     names,
                     absatz=numbers[index],
+                    row=row,
                     negated_terms=negated_terms(body),
                     bound_terms=_named_only(_BOUND, body),
                 )
@@ -607,11 +636,12 @@ def _named_only(phrase: regex.Pattern[str], text: str) -> frozenset[str]:
     return found - frozenset(analyze(phrase.sub(" ", text))) if found else found
 
 
-def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
+def _readable_units(text: str) -> Iterator[tuple[int, str, bool, RowPlace | None]]:
     """The block's sentences as a reader takes them: a list item with its lead-in („… ist nur zulässig, soweit
     sie" + „1. zur Aufgabenerfüllung öffentlicher Stellen,") and, where the sentence goes on after the list
     („erforderlich ist und …", „gilt der Schutz …"), with those closing words; a lead-in is no unit of its own.
-    Each unit comes with its sentence index and whether it opens a paragraph."""
+    A table row reads under its column headings, after the table's caption (``_row_unit``). Each unit comes with its
+    sentence index, whether it opens a paragraph and, for a row, its place."""
     lead_in: str | None = None
     opening = False  # the lead-in opens a sentence the items go on, unlike a heading
     # the list's items with their lead-in, waiting for words that may close their sentence
@@ -623,9 +653,19 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
     end = 0
     sentences = split_sentences(text)
     inside = goes_on_item(text, sentences)
+    found_tables = tables(text)
     for sentence in sentences:
         opens = "\n\n" in text[end : sentence.start] or sentence.opens_paragraph
         end = sentence.end
+        table = next((t for t in found_tables if t.start <= sentence.start < t.end), None)
+        if table is not None:  # a row is read under its column headings; the heading row is no unit
+            yield from _item_units(items)
+            items, lead_in, resumed = [], None, None
+            row = next((r for r in table.rows if r.start <= sentence.start < r.end), None)
+            if row is not None:
+                place = RowPlace(table.start, _caption(table_caption(text, sentences, table)))
+                yield sentence.index, place.unit(row_statement(table.headings, row.cells)), opens, place
+            continue
         body = sentence.body.replace("[", "(").replace("]", ")")
         if body.startswith(_REPEALED):  # a repealed item: the lead-in opens the items after it
             continue
@@ -635,10 +675,10 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
             yield from _item_units(items)
             items = []
             if closes_sentence(body):
-                yield sentence.index, body, opens
+                yield sentence.index, body, opens, None
             else:
                 lead_in, opening = resumed, True
-                yield sentence.index, f"{body.rstrip(' ,;')}.", opens
+                yield sentence.index, f"{body.rstrip(' ,;')}.", opens, None
             continue
         resumed = None
         # an item of the list; one that starts with a noun („Fahrzeugen und …") ends without a period and follows
@@ -679,7 +719,7 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
                 continue
             yield from _item_units(items)
             items = []
-            yield sentence.index, f"{_continued(lead_in, body)}.", opens
+            yield sentence.index, f"{_continued(lead_in, body)}.", opens, None
             continue
         yield from _item_units(items)
         items = []
@@ -691,8 +731,15 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool]]:
             opening = _opens_sentence(body) or sentence.opens_paragraph
             continue
         lead_in = None
-        yield sentence.index, body, opens
+        yield sentence.index, body, opens, None
     yield from _item_units(items)
+
+
+def _caption(sentence: Sentence | None) -> str:
+    """The words a table's rows read after: its caption without the closing punctuation, unless too long to repeat."""
+    if sentence is None or len(sentence.clean.split()) > MAX_CONTEXT_WORDS:
+        return ""
+    return sentence.clean.rstrip(".:").rstrip()
 
 
 def _opens_sentence(lead_in: str) -> bool:
@@ -703,7 +750,7 @@ def _opens_sentence(lead_in: str) -> bool:
 
 def _item_units(
     items: Sequence[tuple[int, str, str, bool]], closing: str | None = None
-) -> Iterator[tuple[int, str, bool]]:
+) -> Iterator[tuple[int, str, bool, RowPlace | None]]:
     """Each item read with its lead-in (and the words that close the list's sentence), except the items of a condition
     that holds only as a whole („…, wenn" + „1. der Anspruch entstanden ist und" + „2. der Gläubiger … Kenntnis
     erlangt"): they are one unit, since one of them alone states a condition the statute does not."""
@@ -712,9 +759,9 @@ def _item_units(
         listed = list(group)
         if len(listed) > 1 and _CONDITION_LEAD.search(lead_in) and _joined_by_and(listed[-2][2]):
             parts = " ".join(body.rstrip() for _, _, body, _ in listed[:-1])
-            yield listed[0][0], f"{lead_in} {parts} {listed[-1][2].rstrip(' ,;.')}{end}", listed[0][3]
+            yield listed[0][0], f"{lead_in} {parts} {listed[-1][2].rstrip(' ,;.')}{end}", listed[0][3], None
             continue
-        yield from ((index, f"{_continued(lead_in, body)}{end}", opens) for index, _, body, opens in listed)
+        yield from ((index, f"{_continued(lead_in, body)}{end}", opens, None) for index, _, body, opens in listed)
 
 
 def _joined_by_and(body: str) -> bool:

@@ -45,6 +45,9 @@ def build_extractive_answer(
         lines += [CONTRADICTION_NOTICE, *(f"- {s}" for s in sentences)]
     elif len(sentences) == 1:
         lines += sentences
+    elif _rows_of_one_table(evidence):
+        first = evidence[0]
+        lines += [f"{first.caption} [{first.entry_id}]:", *(f"- {cite(e.row, e.entry_id)}" for e in evidence)]
     else:
         lines += [f"- {s}" for s in sentences]
     used = list(dict.fromkeys(e.entry_id for e in evidence))
@@ -58,6 +61,12 @@ def build_extractive_answer(
     if unofficial:
         lines.append(NON_OFFICIAL_NOTICE.format(ids=", ".join(f"[{i}]" for i in unofficial)))
     return "\n".join(lines)
+
+
+def _rows_of_one_table(evidence: Sequence[EvidenceSentence]) -> bool:
+    """Rows that read after one caption: it stands once, above them („Es gelten folgende Fristen [id]:")."""
+    first = evidence[0]
+    return bool(first.caption) and all(e.caption == first.caption and e.entry_id == first.entry_id for e in evidence)
 
 
 def stands(sources: Sequence[Hit]) -> str:

@@ -69,17 +69,17 @@ SAME_LENGTH: Final = 0.1  # durations in different units agree within this share
 _LEAD: Final = regex.compile(rf"{VALUE_LEAD}$", regex.IGNORECASE)
 # a bound right before a value („mehr als einem Monat", „bis zu 150 €"), and a condition the question's value is
 # the case of („wenn ich zwei Monate …", „falls ich 4 Tage …")
-_BOUND: Final = regex.compile(
-    r"\b(mehr als|länger als|über|mindestens|ab|weniger als|kürzer als|unter|bis zu|höchstens)\s+"
-    r"(?:(?:der|die|das|den|dem|des)\s+)?$",
-    regex.IGNORECASE,
-)
+_BOUND_WORDS: Final = "mehr als|länger als|über|mindestens|ab|weniger als|kürzer als|unter|bis zu|höchstens"
+_BOUND: Final = regex.compile(rf"\b({_BOUND_WORDS})\s+(?:(?:der|die|das|den|dem|des)\s+)?$", regex.IGNORECASE)
+# the bound of a case a table row or list item names („bis 2 Jahre", „ab 5 Jahren")
+_CASE_BOUND: Final = regex.compile(rf"\b({_BOUND_WORDS}|bis)\s+$", regex.IGNORECASE)
 _LOWER_BOUNDS: Final = frozenset({"mehr als", "länger als", "über", "mindestens", "ab"})
-_INCLUSIVE_BOUNDS: Final = frozenset({"mindestens", "ab", "bis zu", "höchstens"})
+_INCLUSIVE_BOUNDS: Final = frozenset({"mindestens", "ab", "bis zu", "höchstens", "bis"})
 _CONDITION: Final = regex.compile(r"\b(?:wenn|falls|sofern|solange)\b[^,;?]*$", regex.IGNORECASE)
-# „bei vier Arbeitstagen", „bei einer 30-Stunden-Woche": the circumstances a value question is asked for
+# „bei vier Arbeitstagen", „bei einer 30-Stunden-Woche", „nach 6 Jahren": the circumstances a value question asks
+# for
 _CIRCUMSTANCE: Final = regex.compile(
-    r"\bbei\s+(?:(?:der|die|das|den|dem|des|einer?|einem|einen)\s+)?(?:\p{Ll}+\s+)?$", regex.IGNORECASE
+    r"\b(?:bei|nach)\s+(?:(?:der|die|das|den|dem|des|einer?|einem|einen)\s+)?(?:\p{Ll}+\s+)?$", regex.IGNORECASE
 )
 # an interrogative: a question that asks for something, not whether (also read by the planner)
 QUESTION_WORD: Final = regex.compile(r"(?i)\b(?:wie|was|wann|wo|wer|welche\w*|warum|wieso|weshalb|wieviel\w*)\b")
@@ -359,9 +359,50 @@ def bound_case(question: str, asked: Quantity, sentence: str, stated: Quantity) 
     a, b = _value(asked), _value(stated)
     if a is None or b is None or not asked.comparable(stated):
         return None
-    word = bound.group(1).casefold()
-    inclusive = word in _INCLUSIVE_BOUNDS
-    return (a > b or (inclusive and a == b)) if word in _LOWER_BOUNDS else (a < b or (inclusive and a == b))
+    return _holds(bound.group(1).casefold(), a, b)
+
+
+def closest_case(question: str, sentences: Sequence[str]) -> int | None:
+    """The sentence whose case holds a value of the question most tightly („nach 6 Jahren": „ab 5 Jahren" before
+    „ab 2 Jahren", never „bis 2 Jahre"; „bei 24 Stunden": „24 Stunden"), among rows of a table that each name one
+    case; None where none holds a value of the question, or two hold it alike."""
+    held = [
+        (abs(a - b), index)
+        for asked in quantities(question)
+        for index, sentence in enumerate(sentences)
+        for stated in quantities(sentence)
+        if held_by(question, asked, sentence, stated)
+        and (a := _value(asked)) is not None
+        and (b := _value(stated)) is not None
+    ]
+    closest = sorted(set(held))
+    # a value on the border of two rows („nach 2 Jahren": „bis 2 Jahre", „ab 2 Jahren") names no one case
+    tied = len(closest) > 1 and closest[1][0] == closest[0][0]
+    return closest[0][1] if closest and not tied else None
+
+
+def held_by(question: str, asked: Quantity, sentence: str, stated: Quantity) -> bool:
+    """Whether the sentence's value names a case the question's value falls in: the same value, or a bound that
+    holds it („ab 5 Jahren" for „nach 6 Jahren", „bis 2 Jahre" for „nach einem Jahr"). A value the question bounds
+    itself („ab 25 Beschäftigten") claims a bound, which no other one holds."""
+    a, b = _value(asked), _value(stated)
+    if a is None or b is None or not asked.comparable(stated):
+        return False
+    if asked.agrees(stated):
+        return True
+    at = question.find(asked.text)
+    bound = _CASE_BOUND.search(sentence[: max(0, sentence.find(stated.text))])
+    if at < 0 or bound is None or _CASE_BOUND.search(question[:at]):
+        return False
+    return _holds(bound.group(1).casefold(), a, b)
+
+
+def _holds(bound: str, asked: float, stated: float) -> bool:
+    """Whether ``asked`` lies within the bound („ab") of ``stated``."""
+    inclusive = bound in _INCLUSIVE_BOUNDS
+    if bound in _LOWER_BOUNDS:
+        return asked > stated or (inclusive and asked == stated)
+    return asked < stated or (inclusive and asked == stated)
 
 
 def asker_case(question: str, asked: Quantity) -> bool:

@@ -7,17 +7,17 @@ no § references).
 
 from __future__ import annotations
 
-from nodes.answer.premise import bound_case, quantities, repeats, says_repeatedly
+from nodes.answer.premise import bound_case, held_by, quantities, repeats, says_repeatedly
 
 
 def values_stated(question: str, sentence: str) -> bool:
     """Every number the question names stands in the sentence too, or is a case of a bound it states (true when
-    the question names none): „zweimal" is a case of „mehrmals"."""
+    the question names none): „zweimal" is a case of „mehrmals", „nach 6 Jahren" of „ab 5 Jahren"."""
     found = quantities(sentence)
     stated = frozenset().union(*(q.forms for q in found))
     return all(
         a.forms & stated
-        or any(bound_case(question, a, sentence, q) is True for q in found)
+        or any(bound_case(question, a, sentence, q) is True or held_by(question, a, sentence, q) for q in found)
         or (repeats(a) and says_repeatedly(sentence))
         for a in quantities(question)
     )

@@ -81,6 +81,9 @@ class EvidenceSentence(Frozen):
     entry_id: str
     text: str
     score: float
+    # a table row: the caption it reads after and its own words, so that rows listed together show the caption once
+    caption: str = ""
+    row: str = ""
 
 
 class AnswerFeatures(Frozen):

@@ -1851,7 +1851,7 @@ def test_an_item_of_a_nested_list_reads_with_the_item_it_is_nested_in() -> None:
 def test_the_answer_s_units_nest_items_as_the_chunker_does() -> None:
     """The nesting rule lives twice, as a lookup for chunk lead-ins (``list_parents``) and streaming in the answer's
     units: each sub-item's unit must hold the bodies of the items the chunker says it is nested in."""
-    units = dict((index, body) for index, body, _ in _readable_units(NESTED_LISTS))
+    units = dict((index, body) for index, body, _, _ in _readable_units(NESTED_LISTS))
     sentences = split_sentences(NESTED_LISTS)
     # an item that opens a nested list is no unit of its own (17's „a)" opens „aa)")
     nested = [s for s in sentences if s.index in units and list_parents(NESTED_LISTS, sentences, s.index)]

@@ -14,6 +14,7 @@ from nodes.answer.evidence import candidates, question_words, rank
 from nodes.answer.extractive import build_extractive_answer
 from nodes.answer.premise import (
     PremiseConflict,
+    closest_case,
     contradicting_values,
     first_premise_conflict,
     quantities,
@@ -207,6 +208,7 @@ def test_a_case_of_a_bound_is_no_premise(question: str, sentence: str, corrected
         "Wie viele Urlaubstage bekomme ich bei vier Arbeitstagen pro Woche?",
         "Wie viel Urlaub bekomme ich, wenn ich vier Tage pro Woche arbeite?",
         "Warum bekomme ich bei vier Arbeitstagen weniger Urlaub?",
+        "Wie viele Urlaubstage bekomme ich nach vier Arbeitstagen pro Woche?",
     ],
 )
 def test_the_askers_case_in_a_question_for_a_value_is_no_premise(question: str) -> None:
@@ -217,6 +219,29 @@ def test_the_askers_case_in_a_question_for_a_value_is_no_premise(question: str) 
     conflict = premise_conflict("Warum bekomme ich bei vier Arbeitstagen nur 15 Urlaubstage?", sentence)
     assert conflict is not None and conflict.asked.text.startswith("15")
     assert premise_conflict("Bekomme ich Urlaub, wenn ich vier Tage pro Woche arbeite?", sentence) is not None
+
+
+ROWS = [
+    "Betriebszugehörigkeit: bis 2 Jahre; Kündigungsfrist: 1 Monat.",
+    "Betriebszugehörigkeit: ab 2 Jahren; Kündigungsfrist: 2 Monate.",
+    "Betriebszugehörigkeit: ab 5 Jahren; Kündigungsfrist: 3 Monate.",
+    "Betriebszugehörigkeit: ab 10 Jahren; Kündigungsfrist: 5 Monate.",
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        ("Welche Kündigungsfrist habe ich nach 6 Jahren?", 2),  # „ab 5" holds 6 more tightly than „ab 2"
+        ("Wie lange ist meine Kündigungsfrist nach einem Jahr?", 0),
+        ("Welche Kündigungsfrist gilt bei 10 Jahren Betriebszugehörigkeit?", 3),
+        ("Welche Kündigungsfrist gilt nach 2 Jahren?", None),  # „ab 2" and „bis 2" both hold it: the table answers
+        ("Wie lange ist die Kündigungsfrist?", None),
+        ("Welche Kündigungsfrist gilt ab 6 Jahren?", None),  # a bound the question states claims it, a premise
+    ],
+)
+def test_the_row_whose_case_holds_the_question_s_value_answers(question: str, row: int | None) -> None:
+    assert closest_case(question, ROWS) == row
 
 
 def test_of_two_values_alike_the_one_beside_the_question_s_matter_corrects() -> None:
