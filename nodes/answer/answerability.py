@@ -216,9 +216,12 @@ def assess_answerability(
     )
     refused = outcome == "unanswerable" or (outcome == "partial" and policy.strictness.low_score_action == "refuse")
     features = features.model_copy(update={"outcome": outcome, "sentences_used": 0 if refused else len(evidence)})
+    # what a sentence names by its number is shown with it, but measured no further: the gate and the confidence
+    # judge the sentences chosen for the question
+    shown = evidence if outcome == "missing_context" else _with_named_sentences(evidence, ranked)
     update: dict[str, Any] = {
         "answer_features": features,
-        "evidence": [_evidence_sentence(c) for c in evidence],
+        "evidence": [_evidence_sentence(c) for c in shown],
         "premise": premise,
         "follow_up": policy.voice.follow_up(follow_up, personal=bool(_ASKER.search(question))) if follow_up else None,
     }
@@ -467,6 +470,27 @@ def _qualifies(candidate: Candidate, best: Candidate, paragraph: Sequence[Candid
         absatz == best.absatz and sentence in ("", number)
         for absatz, sentence in _OWN_PARAGRAPH.findall(candidate.text)
     )
+
+
+def _with_named_sentences(evidence: Sequence[Candidate], ranked: Sequence[Candidate]) -> list[Candidate]:
+    """The chosen sentences, each after the earlier sentences of its paragraph it names by number (chosen or not):
+    „Satz 1 gilt nicht für … Blutdruckmessgeräte …" alone, or before Satz 1, tells no reader what does not apply to
+    them."""
+    shown: list[Candidate] = []
+    for chosen in evidence:
+        if chosen in shown:  # a chosen sentence another one names stands before that one
+            continue
+        paragraph = {
+            c.position: c for c in ranked if c.hit.chunk_id == chosen.hit.chunk_id and c.paragraph == chosen.paragraph
+        }
+        before = [paragraph[p] for p in sorted(paragraph) if p < chosen.position]
+        for number in sorted({int(n) for n in _OWN_SENTENCE.findall(chosen.text)}):
+            named = before[number - 1] if 1 <= number <= len(before) else None
+            further = [c for c in evidence if c != named]
+            if named is not None and named not in shown and not _overlaps(named.text, [*shown, *further]):
+                shown.append(named)
+        shown.append(chosen)
+    return shown
 
 
 def _cosine_within(candidate: Candidate, best: Candidate, within: float | None) -> bool:

@@ -1998,3 +1998,31 @@ def test_a_lead_time_does_not_answer_how_many_days_one_may_take() -> None:
         assert not next(c for c in ranked if c.text.startswith("Die Ankündigung")).gives_type
     ranked = rank("Wie lange vorher muss ich die Pflegezeit ankündigen?", candidates([care]), None)
     assert ranked[0].text.startswith("Die Ankündigung") and ranked[0].gives_type
+
+
+MEDICAL_LOG = hit(
+    "MPBetreibV §12",
+    "(1) Für die in den Anlagen 1 und 2 aufgeführten Medizinprodukte hat der Betreiber ein Medizinproduktebuch nach "
+    "Absatz 2 zu führen. Satz 1 gilt nicht für elektronische Fieberthermometer als Kompaktthermometer und "
+    "Blutdruckmessgeräte mit Quecksilber- oder Aneroidmanometer zur nichtinvasiven Messung.\n\n"
+    "(2) In das Medizinproduktebuch sind folgende Angaben einzutragen.",
+    title="§ 12 Medizinproduktebuch",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "chosen"),
+    [
+        ("Gilt das auch für Blutdruckmessgeräte mit Aneroidmanometer?", 1),
+        # both chosen, the exception first: the rule it names still goes before it
+        ("Gilt die Pflicht zum Medizinproduktebuch für elektronische Fieberthermometer?", 2),
+    ],
+)
+def test_a_sentence_that_names_an_earlier_one_by_its_number_is_shown_after_it(question: str, chosen: int) -> None:
+    """„Satz 1 gilt nicht für … Blutdruckmessgeräte …" alone tells no reader what does not apply to them; the
+    sentence it names is shown before it, but the gate and the confidence measure only the chosen sentences."""
+    services: Any = type("Services", (), {"embedder": None})()
+    state: Any = {"question_for_model": question, "policy": POLICY, "context_blocks": [MEDICAL_LOG]}
+    out = assess_answerability(state, None, services=services)  # type: ignore[arg-type]
+    assert [e.text[:24] for e in out["evidence"]] == ["Für die in den Anlagen 1", "Satz 1 gilt nicht für el"]
+    assert out["answer_features"].sentences_used == chosen
