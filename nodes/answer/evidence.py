@@ -83,6 +83,10 @@ _POINTER: Final = regex.compile(
 )
 _CLAUSE_JOIN: Final = regex.compile(r"(?i)\b(?:und|oder|sowie|aber)\b|[.;:!?–]\s")  # … or a sentence before it
 _REPEALED: Final = "(weggefallen)"
+_EMPHASIS: Final = regex.compile(
+    r"(\*\*|__)(?P<strong>\S(?:.*?\S)?)\1|(?<![\w*])\*(?P<em>[^\s*](?:[^*]*?[^\s*])?)\*(?![\w*])"
+)
+_LINK: Final = regex.compile(r"(?P<image>!)?\[(?P<text>[^\[\]]*)\]\((?P<url>[^()\s]+)\)")
 # „an Standorten ohne Kantine", „wer keine Kinder hat": the noun names the case its absence makes
 _NEGATED: Final = regex.compile(r"\b(?:ohne|kein(?:e|en|em|er|es)?)\s+(?:\p{Ll}+\s+)?(\p{Lu}[\p{L}-]*)")
 # A period named as the time of the case („in der Probezeit", „während der Elternzeit"), and one named only as its
@@ -666,7 +670,7 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool, RowPlace | None
                 place = RowPlace(table.start, _caption(table_caption(text, sentences, table)))
                 yield sentence.index, place.unit(row_statement(table.headings, row.cells)), opens, place
             continue
-        body = sentence.body.replace("[", "(").replace("]", ")")
+        body = _plain(sentence.body)
         if body.startswith(_REPEALED):  # a repealed item: the lead-in opens the items after it
             continue
         # a further sentence of an item is read on its own; where it ends as an item does („5. … (Lockangebote). Ist
@@ -733,6 +737,20 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool, RowPlace | None
         lead_in = None
         yield sentence.index, body, opens, None
     yield from _item_units(items)
+
+
+def _plain(body: str) -> str:
+    """The sentence as plain text: Markdown emphasis dropped, a link as its text and address („im Personalportal
+    (https://portal.example.de)"; a mail address once), an image as its description, and any other square bracket
+    as a parenthesis — the answer keeps square brackets for its citations."""
+    text = _EMPHASIS.sub(lambda m: m.group("strong") or m.group("em"), body)
+    text = _LINK.sub(_link_text, text)
+    return text.replace("[", "(").replace("]", ")")
+
+
+def _link_text(link: regex.Match[str]) -> str:
+    text, url = str(link.group("text")), str(link.group("url"))
+    return text if link.group("image") or url.removeprefix("mailto:") == text else f"{text} ({url})"
 
 
 def _caption(sentence: Sentence | None) -> str:

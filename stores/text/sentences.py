@@ -2,7 +2,7 @@
 
 A boundary is either a hard line break or a sentence terminator. Line breaks are hard at blank lines, before
 list items and enumerations (``- …``, ``1. …``, ``(2) …``, ``a) …``), around Markdown headings and table rows
-(a row is one unit: a period in a cell ends no sentence),
+(a row is one unit: a period in a cell ends no sentence; nor does a Markdown image's ``![``),
 and after a short line ending in a capitalised word (a title) that the next line does not continue in lower
 case or with an act's citation („Verordnung" + „(EU) 2017/745"). Every other line break is a soft wrap: the
 sentence runs on, and ``Sentence.clean`` reads it as one space. A terminator (``.!?…``) ends a sentence unless
@@ -126,7 +126,7 @@ def split_sentences(text: str) -> list[Sentence]:
     cuts = {
         m.end()
         for m in _TERMINATOR.finditer(text)
-        if _ends_sentence(text, m.start(), m.end()) and not _inside_row(rows, m.end())
+        if _ends_sentence(text, m.start(), m.end()) and not _inside_row(rows, m.end()) and not _opens_image(text, m)
     }
     cuts |= {start for start, _, hard in _line_breaks(text) if hard}
     sentences: list[Sentence] = []
@@ -141,6 +141,11 @@ def split_sentences(text: str) -> list[Sentence]:
             sentences.append(Sentence(len(sentences), offset, offset + len(stripped), stripped))
         start = cut
     return sentences
+
+
+def _opens_image(text: str, terminator: re.Match[str]) -> bool:
+    """„![Ablauf](ablauf.png)": the exclamation mark of a Markdown image ends no sentence."""
+    return terminator.group() == "!" and text.startswith("[", terminator.end())
 
 
 def _inside_row(rows: Sequence[tuple[int, int]], offset: int) -> bool:

@@ -2026,3 +2026,19 @@ def test_a_sentence_that_names_an_earlier_one_by_its_number_is_shown_after_it(qu
     out = assess_answerability(state, None, services=services)  # type: ignore[arg-type]
     assert [e.text[:24] for e in out["evidence"]] == ["Für die in den Anlagen 1", "Satz 1 gilt nicht für el"]
     assert out["answer_features"].sentences_used == chosen
+
+
+def test_markdown_links_and_emphasis_read_as_plain_text() -> None:
+    """„im (Personalportal)(https://…)" and „**mindestens zwei Wochen**" were shown as they came; square brackets
+    stay the answer's citations."""
+    block = hit(
+        "lb-url-09",
+        "Urlaub beantragen Sie **mindestens zwei Wochen** vorher im [Personalportal](https://portal.example.de/url). "
+        "Über den Antrag entscheidet die *direkte Führungskraft* ![Ablauf](ablauf.png) innerhalb von fünf Tagen. "
+        "Fragen beantwortet das Team unter [hr@example.de](mailto:hr@example.de) [intern].",
+    )
+    assert [c.text for c in candidates([block])] == [
+        "Urlaub beantragen Sie mindestens zwei Wochen vorher im Personalportal (https://portal.example.de/url).",
+        "Über den Antrag entscheidet die direkte Führungskraft Ablauf innerhalb von fünf Tagen.",
+        "Fragen beantwortet das Team unter hr@example.de (intern).",
+    ]

@@ -274,6 +274,11 @@ def test_a_markdown_table_has_its_headings_and_rows_and_a_row_is_one_sentence() 
     assert table_caption(headed, split_sentences(headed), tables(headed)[0]) is None
 
 
+def test_a_markdown_image_s_exclamation_mark_ends_no_sentence() -> None:
+    text = "Der Ablauf ![Ablauf](ablauf.png) steht im Portal. Fertig!"
+    assert sentence_texts(text) == ["Der Ablauf ![Ablauf](ablauf.png) steht im Portal.", "Fertig!"]
+
+
 def test_a_chunk_that_opens_inside_a_table_repeats_its_caption_and_heading_rows() -> None:
     """Rows without their headings say „| ab 5 Jahren | 3 Monate |", which no reader (nor the answer) can use."""
     rows = "".join(f"| ab {years} Jahren | {years} Monate |\n" for years in range(1, 13))
