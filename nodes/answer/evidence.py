@@ -743,7 +743,7 @@ def _plain(body: str) -> str:
     """The sentence as plain text: Markdown emphasis dropped, a link as its text and address („im Personalportal
     (https://portal.example.de)"; a mail address once), an image as its description, and any other square bracket
     as a parenthesis — the answer keeps square brackets for its citations."""
-    text = _EMPHASIS.sub(lambda m: m.group("strong") or m.group("em"), body)
+    text: str = _EMPHASIS.sub(lambda m: m.group("strong") or m.group("em"), body)
     text = _LINK.sub(_link_text, text)
     return text.replace("[", "(").replace("]", ")")
 
