@@ -86,6 +86,8 @@ _REPEALED: Final = "(weggefallen)"
 _EMPHASIS: Final = regex.compile(
     r"(\*\*|__)(?P<strong>\S(?:.*?\S)?)\1|(?<![\w*])\*(?P<em>[^\s*](?:[^*]*?[^\s*])?)\*(?![\w*])"
 )
+_KEY_VALUE: Final = regex.compile(r"^(\p{Lu}[^:]*):\s+\S")  # „Probezeit: 6 Monate"
+MAX_LABEL_WORDS: Final = 5
 _LINK: Final = regex.compile(r"(?P<image>!)?\[(?P<text>[^\[\]]*)\]\((?P<url>[^()\s]+)\)")
 # „an Standorten ohne Kantine", „wer keine Kinder hat": the noun names the case its absence makes
 _NEGATED: Final = regex.compile(r"\b(?:ohne|kein(?:e|en|em|er|es)?)\s+(?:\p{Ll}+\s+)?(\p{Lu}[\p{L}-]*)")
@@ -531,7 +533,7 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
         for index, body, opens, row in _readable_units(hit.text):
             if opens:
                 paragraphs.append([])
-            if not _WHOLE.match(body) or len(body.split()) < MIN_WORDS:
+            if not _WHOLE.match(body) or (len(body.split()) < MIN_WORDS and not _KEY_VALUE.match(body)):
                 earlier.append(None)
                 continue
             meant = _pointed_to(body, earlier) if row is None else None  # a row reads after its caption
@@ -729,6 +731,11 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool, RowPlace | None
         items = []
         if sentence.is_list_item and lead_in is not None and opening:
             resumed = lead_in
+        following = sentences[sentence.index + 1].body if sentence.index + 1 < len(sentences) else ""
+        if _states_a_value(body, following):  # „Probezeit: 6 Monate" in a list of key facts
+            lead_in = None
+            yield sentence.index, f"{body}.", opens, None
+            continue
         if body.endswith(":") or not body.endswith((".", "!", "?")):
             lead_in, levels, listed = body, [], sentence.is_list_item  # "… in Bezug auf:" opens the items that follow
             # a numbered paragraph is no heading: „(1) Wer eine der Berufsbezeichnungen" + „1. „Masseurin …""
@@ -737,6 +744,16 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool, RowPlace | None
         lead_in = None
         yield sentence.index, body, opens, None
     yield from _item_units(items)
+
+
+def _states_a_value(body: str, following: str) -> bool:
+    """A line that gives a value under a short label without a sentence of its own („Probezeit: 6 Monate", „Kontakt:
+    Personalabteilung, Raum 101"), unless the next line goes on its words („Voraussetzung ist:" …, „Sie müssen" +
+    „volljährig sein")."""
+    label = _KEY_VALUE.match(body)
+    if label is None or len(label.group(1).split()) > MAX_LABEL_WORDS or body.endswith((".", "!", "?", ":", ",", ";")):
+        return False
+    return not following[:1].islower()
 
 
 def _plain(body: str) -> str:

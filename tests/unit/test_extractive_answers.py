@@ -2042,3 +2042,19 @@ def test_markdown_links_and_emphasis_read_as_plain_text() -> None:
         "Über den Antrag entscheidet die direkte Führungskraft Ablauf innerhalb von fünf Tagen.",
         "Fragen beantwortet das Team unter hr@example.de (intern).",
     ]
+
+
+def test_a_value_under_a_short_label_is_a_sentence_unless_the_next_line_goes_on() -> None:
+    """A fact sheet („- Probezeit: 6 Monate") had no sentence to answer from: each line became the lead-in of the
+    next and was lost."""
+    block = hit(
+        "lb-eck-01",
+        "## Auf einen Blick\n\n- Probezeit: 6 Monate\n- Homeoffice: möglich\n\n"
+        "Voraussetzungen: Sie müssen\n- volljährig sein\n\nKontakt: Personalabteilung, Raum 101",
+    )
+    assert [c.text for c in candidates([block])] == [
+        "Probezeit: 6 Monate.",
+        "Homeoffice: möglich.",
+        "Voraussetzungen: Sie müssen volljährig sein.",
+        "Kontakt: Personalabteilung, Raum 101.",
+    ]
