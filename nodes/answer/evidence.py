@@ -731,8 +731,13 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool, RowPlace | None
         items = []
         if sentence.is_list_item and lead_in is not None and opening:
             resumed = lead_in
-        following = sentences[sentence.index + 1].body if sentence.index + 1 < len(sentences) else ""
-        if _states_a_value(body, following):  # „Probezeit: 6 Monate" in a list of key facts
+        after = sentences[sentence.index + 1] if sentence.index + 1 < len(sentences) else None
+        before = sentences[sentence.index - 1] if sentence.index > 0 else None
+        following = after.body if after is not None else ""
+        # „Probezeit: 6 Monate" in a list of key facts; „- Urlaub wird im Portal beantragt" in a list of sentences
+        # written without periods, under a heading
+        untitled = lead_in is None or not opening
+        if _states_a_value(body, following) or (untitled and _item_without_period(text, sentence, before, after)):
             lead_in = None
             yield sentence.index, f"{body}.", opens, None
             continue
@@ -754,6 +759,31 @@ def _states_a_value(body: str, following: str) -> bool:
     if label is None or len(label.group(1).split()) > MAX_LABEL_WORDS or body.endswith((".", "!", "?", ":", ",", ";")):
         return False
     return not following[:1].islower()
+
+
+def _item_without_period(text: str, item: Sentence, before: Sentence | None, after: Sentence | None) -> bool:
+    """An item of a list of sentences written without periods: it opens in capitals, ends in no punctuation, and an
+    item of the same list written so stands right before or after it (so the line after it is no deeper item it
+    opens)."""
+    if not _bare(item):
+        return False
+    if after is not None and after.is_list_item and not _siblings(text, item, after):
+        return False  # it opens a nested list
+    return any(other is not None and _bare(other) and _siblings(text, item, other) for other in (before, after))
+
+
+def _bare(item: Sentence) -> bool:
+    """A list item that opens in capitals and ends in no punctuation."""
+    body = item.body
+    return item.is_list_item and body[:1].isupper() and not body.endswith((".", "!", "?", ":", ",", ";"))
+
+
+def _siblings(text: str, item: Sentence, other: Sentence) -> bool:
+    return other.is_list_item and other.list_kind == item.list_kind and _indent(text, other) == _indent(text, item)
+
+
+def _indent(text: str, sentence: Sentence) -> int:
+    return sentence.start - (text.rfind("\n", 0, sentence.start) + 1)
 
 
 def _plain(body: str) -> str:

@@ -2058,3 +2058,24 @@ def test_a_value_under_a_short_label_is_a_sentence_unless_the_next_line_goes_on(
         "Voraussetzungen: Sie müssen volljährig sein.",
         "Kontakt: Personalabteilung, Raum 101.",
     ]
+
+
+def test_a_list_of_sentences_without_periods_reads_item_by_item() -> None:
+    """Under a heading, „- Urlaub wird im Personalportal beantragt" opened the next item („… beantragt Die
+    Führungskraft genehmigt …"); an item beside none written so stays what it was, and so does an item that opens a
+    nested list."""
+    block = hit(
+        "lb-url-08",
+        "## Urlaub\n\n- Urlaub wird im Personalportal beantragt\n- Die Führungskraft genehmigt den Antrag\n"
+        "- Resturlaub verfällt am 31. März des Folgejahres\n\n## Einzeln\n\n- Ein einzelner Punkt ohne Punkt am Ende\n"
+        "- Und einer mit Punkt.\n\n"
+        "Für Zuschläge gilt:\n\n- Nachtarbeit wird mit 25 Prozent vergütet\n- Sonntagsarbeit mit 50 Prozent",
+    )
+    assert [c.text for c in candidates([block])] == [
+        "Urlaub wird im Personalportal beantragt.",
+        "Die Führungskraft genehmigt den Antrag.",
+        "Resturlaub verfällt am 31. März des Folgejahres.",
+        "Und einer mit Punkt.",
+        "Für Zuschläge gilt: Nachtarbeit wird mit 25 Prozent vergütet.",
+        "Für Zuschläge gilt: Sonntagsarbeit mit 50 Prozent.",
+    ]
