@@ -741,7 +741,7 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool, RowPlace | None
             lead_in = None
             yield sentence.index, f"{body}.", opens, None
             continue
-        if body.endswith(":") or not body.endswith((".", "!", "?")):
+        if body.endswith(":") or not closes_sentence(body):
             lead_in, levels, listed = body, [], sentence.is_list_item  # "… in Bezug auf:" opens the items that follow
             # a numbered paragraph is no heading: „(1) Wer eine der Berufsbezeichnungen" + „1. „Masseurin …""
             opening = _opens_sentence(body) or sentence.opens_paragraph
@@ -756,7 +756,9 @@ def _states_a_value(body: str, following: str) -> bool:
     Personalabteilung, Raum 101"), unless the next line goes on its words („Voraussetzung ist:" …, „Sie müssen" +
     „volljährig sein")."""
     label = _KEY_VALUE.match(body)
-    if label is None or len(label.group(1).split()) > MAX_LABEL_WORDS or body.endswith((".", "!", "?", ":", ",", ";")):
+    if label is None or len(label.group(1).split()) > MAX_LABEL_WORDS or closes_sentence(body):
+        return False
+    if body.endswith((":", ",", ";")):
         return False
     return not following[:1].islower()
 
