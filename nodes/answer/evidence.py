@@ -656,6 +656,7 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool, RowPlace | None
     levels: list[tuple[str | None, str]] = []  # the open lists, outermost first: their item kind and lead-in
     parent = ""  # the last item, which opens a nested list if the next item is of another kind
     listed = False  # the lead-in is an item itself
+    lead_item: Sentence | None = None  # … that item
     end = 0
     sentences = split_sentences(text)
     inside = goes_on_item(text, sentences)
@@ -687,6 +688,12 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool, RowPlace | None
                 yield sentence.index, f"{body.rstrip(' ,;')}.", opens, None
             continue
         resumed = None
+        # an item beside the item whose words a nested list went on („- Für Vollzeitkräfte gilt" + „  - Nachtarbeit: 25
+        # Prozent" + „- Teilzeitkräfte …"): the nested list has ended, and this item is none of it
+        sibling = lead_item is not None and _bare(lead_item) and _siblings(text, lead_item, sentence)
+        if sibling and lead_item is not None and lead_in == _plain(lead_item.body):
+            yield from _item_units(items)
+            items, lead_in, levels, lead_item = [], None, [], None
         # an item of the list; one that starts with a noun („Fahrzeugen und …") ends without a period and follows
         # a lead-in that opens a sentence („Bei der Videoüberwachung von"), not a heading („Allgemeine Vorschriften")
         # an item that ends with a period ends the lead-in's sentence („28. Wirtschaftsakteur der Hersteller, …
@@ -731,18 +738,17 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool, RowPlace | None
         items = []
         if sentence.is_list_item and lead_in is not None and opening:
             resumed = lead_in
-        after = sentences[sentence.index + 1] if sentence.index + 1 < len(sentences) else None
-        before = sentences[sentence.index - 1] if sentence.index > 0 else None
-        following = after.body if after is not None else ""
+        following = sentences[sentence.index + 1].body if sentence.index + 1 < len(sentences) else ""
         # „Probezeit: 6 Monate" in a list of key facts; „- Urlaub wird im Portal beantragt" in a list of sentences
         # written without periods, under a heading
         untitled = lead_in is None or not opening
-        if _states_a_value(body, following) or (untitled and _item_without_period(text, sentence, before, after)):
+        if _states_a_value(body, following) or (untitled and _item_without_period(text, sentences, sentence)):
             lead_in = None
             yield sentence.index, f"{body}.", opens, None
             continue
         if body.endswith(":") or not closes_sentence(body):
             lead_in, levels, listed = body, [], sentence.is_list_item  # "… in Bezug auf:" opens the items that follow
+            lead_item = sentence if sentence.is_list_item else None
             # a numbered paragraph is no heading: „(1) Wer eine der Berufsbezeichnungen" + „1. „Masseurin …""
             opening = _opens_sentence(body) or sentence.opens_paragraph
             continue
@@ -763,15 +769,28 @@ def _states_a_value(body: str, following: str) -> bool:
     return not following[:1].islower()
 
 
-def _item_without_period(text: str, item: Sentence, before: Sentence | None, after: Sentence | None) -> bool:
-    """An item of a list of sentences written without periods: it opens in capitals, ends in no punctuation, and an
-    item of the same list written so stands right before or after it (so the line after it is no deeper item it
-    opens)."""
+def _item_without_period(text: str, sentences: Sequence[Sentence], item: Sentence) -> bool:
+    """An item of a list of sentences written without periods: it opens in capitals, ends in no punctuation, opens no
+    nested list, and the item of the same list before or after it (past the items nested in between) is written so."""
     if not _bare(item):
         return False
-    if after is not None and after.is_list_item and not _siblings(text, item, after):
-        return False  # it opens a nested list
-    return any(other is not None and _bare(other) and _siblings(text, item, other) for other in (before, after))
+    after = sentences[item.index + 1] if item.index + 1 < len(sentences) else None
+    if after is not None and after.is_list_item and _indent(text, after) >= _indent(text, item):
+        if not _siblings(text, item, after):
+            return False  # it opens a nested list
+    siblings = (_sibling(text, sentences, item, -1), _sibling(text, sentences, item, 1))
+    return any(other is not None and _bare(other) for other in siblings)
+
+
+def _sibling(text: str, sentences: Sequence[Sentence], item: Sentence, step: int) -> Sentence | None:
+    """The nearest item of the same list before (``step`` -1) or after (+1) ``item``, past the items nested deeper."""
+    index = item.index + step
+    while 0 <= index < len(sentences) and sentences[index].is_list_item:
+        other = sentences[index]
+        if _indent(text, other) <= _indent(text, item):
+            return other if _siblings(text, item, other) else None
+        index += step
+    return None
 
 
 def _bare(item: Sentence) -> bool:

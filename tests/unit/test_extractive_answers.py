@@ -2094,3 +2094,18 @@ def test_a_sentence_that_ends_inside_its_quotes_is_a_sentence() -> None:
         "Ban Ki-moon sagte: „Wachstum ist notwendig, reicht aber nicht aus.“",
         "Die Debatte dauerte lange.",
     ]
+
+
+def test_an_item_after_a_nested_list_belongs_to_the_outer_list() -> None:
+    """„- Teilzeitkräfte …" after the bullets nested under „- Für Vollzeitkräfte gilt" was read as one more of them
+    („Für Vollzeitkräfte gilt Teilzeitkräfte erhalten …"): Markdown nests bullets of one marker by indentation."""
+    block = hit(
+        "lb-zus-09",
+        "## Zuschläge\n\n- Für Vollzeitkräfte gilt\n  - Nachtarbeit: 25 Prozent\n  - Sonntagsarbeit: 50 Prozent\n"
+        "- Teilzeitkräfte erhalten die Zuschläge anteilig",
+    )
+    assert [c.text for c in candidates([block])] == [
+        "Für Vollzeitkräfte gilt Nachtarbeit: 25 Prozent.",
+        "Für Vollzeitkräfte gilt Sonntagsarbeit: 50 Prozent.",
+        "Teilzeitkräfte erhalten die Zuschläge anteilig.",
+    ]
