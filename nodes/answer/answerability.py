@@ -327,7 +327,7 @@ def _choose(
         # one block's sentences with different values and no dimension between them are a rule and its
         # condition („6 Wochen" … „seit mindestens vier Wochen"), not variants
         if not exceptions and (dimension != "fall" or len({c.hit.entry_id for c in variants}) > 1):
-            return variants, None, case, "missing_context"
+            return _with_whole_tables(variants, ranked), None, case, "missing_context"
     chosen = [best]
     within = None if asked_units else _variants_within(question, best)
     if within is not None:
@@ -394,6 +394,20 @@ def _choose(
     if resolving is not None and len(chosen) < MAX_SENTENCES and not _overlaps(resolving.text, chosen):
         chosen.append(resolving)
     return chosen, None, None, "answerable"
+
+
+def _with_whole_tables(variants: Sequence[Candidate], ranked: Sequence[Candidate]) -> list[Candidate]:
+    """The variants, a table row among them standing for its whole table: every row, in the table's order („bis 2
+    Jahre" … „ab 10 Jahren" beside „Kündigungsfrist in der Probezeit: 2 Wochen"), not the two that scored highest."""
+    shown: list[Candidate] = []
+    for variant in variants:
+        row = variant.row
+        if row is None:
+            shown.append(variant)
+        elif not any(c.row == row and c.hit.chunk_id == variant.hit.chunk_id for c in shown):
+            table = [c for c in ranked if c.row == row and c.hit.chunk_id == variant.hit.chunk_id]
+            shown += sorted(table, key=lambda c: c.position)[:MAX_TABLE_CASES]
+    return shown
 
 
 def _tied_rows(best: Candidate, ranked: Sequence[Candidate]) -> list[Candidate]:

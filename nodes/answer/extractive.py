@@ -9,6 +9,7 @@ after any notice).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import groupby
 
 from nodes.answer.prompts import (
     CONFLICT_NOTICE,
@@ -45,11 +46,8 @@ def build_extractive_answer(
         lines += [CONTRADICTION_NOTICE, *(f"- {s}" for s in sentences)]
     elif len(sentences) == 1:
         lines += sentences
-    elif _rows_of_one_table(evidence):
-        first = evidence[0]
-        lines += [f"{first.caption} [{first.entry_id}]:", *(f"- {cite(e.row, e.entry_id)}" for e in evidence)]
     else:
-        lines += [f"- {s}" for s in sentences]
+        lines += _bullets(evidence, sentences)
     used = list(dict.fromkeys(e.entry_id for e in evidence))
     for conflict in conflicts:
         if conflict_applies(conflict, question, set(by_id), set(used)):
@@ -63,10 +61,25 @@ def build_extractive_answer(
     return "\n".join(lines)
 
 
-def _rows_of_one_table(evidence: Sequence[EvidenceSentence]) -> bool:
-    """Rows that read after one caption: it stands once, above them („Es gelten folgende Fristen [id]:")."""
-    first = evidence[0]
-    return bool(first.caption) and all(e.caption == first.caption and e.entry_id == first.entry_id for e in evidence)
+def _bullets(evidence: Sequence[EvidenceSentence], sentences: Sequence[str]) -> list[str]:
+    """One bullet per sentence; rows of one table that follow each other stand under their caption, once: the
+    caption as the answer's lead line where they are all it says („Es gelten folgende Fristen [id]:"), else as a
+    bullet of its own with the rows nested below it."""
+    groups = [
+        list(group)
+        for _, group in groupby(zip(evidence, sentences, strict=True), key=lambda p: (p[0].caption, p[0].entry_id))
+    ]
+    lines: list[str] = []
+    for group in groups:
+        first = group[0][0]
+        if not first.caption or len(group) == 1:
+            lines += [f"- {sentence}" for _, sentence in group]
+            continue
+        rows = [cite(e.row, e.entry_id) for e, _ in group]
+        if len(groups) == 1:
+            return [f"{first.caption} [{first.entry_id}]:", *(f"- {row}" for row in rows)]
+        lines += [f"- {first.caption} [{first.entry_id}]:", *(f"  - {row}" for row in rows)]
+    return lines
 
 
 def stands(sources: Sequence[Hit]) -> str:

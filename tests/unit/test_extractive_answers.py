@@ -2109,3 +2109,34 @@ def test_an_item_after_a_nested_list_belongs_to_the_outer_list() -> None:
         "Für Vollzeitkräfte gilt Sonntagsarbeit: 50 Prozent.",
         "Teilzeitkräfte erhalten die Zuschläge anteilig.",
     ]
+
+
+def test_a_table_among_the_variants_stands_whole_under_its_caption() -> None:
+    """Beside another block's case, a table's rows are its cases too: all of them, in the table's order, nested under
+    the caption shown once — not the two rows that happened to score highest, each with the caption again."""
+    table = hit(
+        "tb-kfr-01",
+        "Nach der Probezeit gelten folgende Fristen:\n\n| Betriebszugehörigkeit | Kündigungsfrist |\n|---|---|\n"
+        "| bis 2 Jahre | 1 Monat |\n| ab 2 Jahren | 2 Monate |\n"
+        "| ab 5 Jahren | 3 Monate |\n| ab 10 Jahren | 5 Monate |",
+        title="Kündigungsfristen",
+    )
+    facts = hit(
+        "tb-eck-01", "## Auf einen Blick\n\n- Probezeit: 6 Monate\n- Kündigungsfrist in der Probezeit: 2 Wochen", rank=2
+    )
+    question = "Wie lange ist die Kündigungsfrist?"
+    services: Any = type("Services", (), {"embedder": None})()
+    state: Any = {"question_for_model": question, "policy": POLICY, "context_blocks": [table, facts]}
+    out = assess_answerability(state, None, services=services)  # type: ignore[arg-type]
+    assert out["answer_features"].outcome == "missing_context"
+    lines = build_extractive_answer(question, out["evidence"], [table, facts], []).splitlines()
+    assert lines[:6] == [
+        "- Kündigungsfrist in der Probezeit: 2 Wochen [tb-eck-01].",
+        "- Nach der Probezeit gelten folgende Fristen [tb-kfr-01]:",
+        "  - Betriebszugehörigkeit: bis 2 Jahre; Kündigungsfrist: 1 Monat [tb-kfr-01].",
+        "  - Betriebszugehörigkeit: ab 2 Jahren; Kündigungsfrist: 2 Monate [tb-kfr-01].",
+        "  - Betriebszugehörigkeit: ab 5 Jahren; Kündigungsfrist: 3 Monate [tb-kfr-01].",
+        "  - Betriebszugehörigkeit: ab 10 Jahren; Kündigungsfrist: 5 Monate [tb-kfr-01].",
+    ]
+    # every line cites, every value stands in its block
+    assert find_violations("\n".join(lines), question, [table, facts], [], POLICY) == []
