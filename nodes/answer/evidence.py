@@ -240,6 +240,7 @@ class Candidate:
     referred_terms: frozenset[str] = field(default_factory=frozenset)  # the terms of its ``referred`` sentences
     negated_terms: frozenset[str] = field(default_factory=frozenset)  # said only as absent („ohne Kantine")
     bound_terms: frozenset[str] = field(default_factory=frozenset)  # said only as a bound („nach der Probezeit")
+    framed_terms: frozenset[str] = field(default_factory=frozenset)  # … or as the time of a case („in der Probezeit")
     named_laws: frozenset[str] = field(default_factory=frozenset)  # question words that name its law in full
     # key words it covers in form only: another law of the hits, or what a „Welche …?" asks named by a provision
     unsaid: frozenset[str] = field(default_factory=frozenset)
@@ -554,6 +555,7 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
                     row=row,
                     negated_terms=negated_terms(body),
                     bound_terms=_named_only(_BOUND, body),
+                    framed_terms=_named_only(_DURING, body),
                 )
             )
         for number, paragraph in enumerate(paragraphs):
@@ -873,6 +875,7 @@ def rank(
     spelled = {w.terms[0]: spelled_names(w.terms[0], names) for w in words}
     absent = negated_terms(question)
     during = periods_during(question)
+    framed = during | _named_only(_BOUND, question)  # the periods the question sets its case in
     distinct = distinct_synonyms(words, found)
     law_words = frozenset(lemma for lemma, spelled_ones in spelled.items() if spelled_ones)
     which = which_asked(question)
@@ -882,6 +885,10 @@ def rank(
         # … and a period the question asks about is not said by a sentence on the time after or before it, nor by
         # its paragraph („Nach der Probezeit beträgt die Kündigungsfrist …" for „… in der Probezeit?")
         bound = candidate.bound_terms & during
+        # … nor is a period the question asks about itself („Wie lange ist die Probezeit?") by a sentence that names it
+        # only as the time of another case („Kündigungsfrist in der Probezeit", „Nach der Probezeit gelten …"), unless
+        # the question asks how long before it („Wie lange vorher …?": „zehn Arbeitstage vor Beginn der Pflegezeit")
+        bound |= (candidate.framed_terms | (frozenset() if lead_times else candidate.bound_terms)) - framed
         unsaid_here = (candidate.negated_terms - absent) | bound | distinct
         terms, lemmas = candidate.terms - unsaid_here, candidate.lemmas - unsaid_here
         # a law the question names in full counts as said by each of its sentences, and by no sentence of another law

@@ -2140,3 +2140,19 @@ def test_a_table_among_the_variants_stands_whole_under_its_caption() -> None:
     ]
     # every line cites, every value stands in its block
     assert find_violations("\n".join(lines), question, [table, facts], [], POLICY) == []
+
+
+def test_a_period_named_only_as_the_time_of_something_else_does_not_answer_for_the_period() -> None:
+    """„Wie lange ist die Probezeit?" listed „Kündigungsfrist in der Probezeit: 2 Wochen" and the notice periods „Nach
+    der Probezeit …" beside „Probezeit: 6 Monate" and asked which was meant; they name the Probezeit only as the time
+    of something else. A question set in that time („… in der Probezeit?") still reads them."""
+    facts = hit(
+        "tb-eck-01",
+        "## Auf einen Blick\n\n- Probezeit: 6 Monate\n- Kündigungsfrist in der Probezeit: 2 Wochen\n\n"
+        "Nach der Probezeit beträgt die Kündigungsfrist einen Monat.",
+    )
+    question = "Wie lange ist die Probezeit?"
+    evidence, _, dimension, outcome = _choose(question, rank(question, candidates([facts]), None), survey=False)
+    assert ([c.text for c in evidence], dimension, outcome) == (["Probezeit: 6 Monate."], None, "answerable")
+    during = "Wie lange ist die Kündigungsfrist in der Probezeit?"
+    assert rank(during, candidates([facts]), None)[0].text == "Kündigungsfrist in der Probezeit: 2 Wochen."
