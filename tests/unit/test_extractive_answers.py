@@ -2028,87 +2028,67 @@ def test_a_sentence_that_names_an_earlier_one_by_its_number_is_shown_after_it(qu
     assert out["answer_features"].sentences_used == chosen
 
 
-def test_markdown_links_and_emphasis_read_as_plain_text() -> None:
-    """„im (Personalportal)(https://…)" and „**mindestens zwei Wochen**" were shown as they came; square brackets
-    stay the answer's citations."""
-    block = hit(
-        "lb-url-09",
-        "Urlaub beantragen Sie **mindestens zwei Wochen** vorher im [Personalportal](https://portal.example.de/url). "
-        "Über den Antrag entscheidet die *direkte Führungskraft* ![Ablauf](ablauf.png) innerhalb von fünf Tagen. "
-        "Fragen beantwortet das Team unter [hr@example.de](mailto:hr@example.de) [intern].",
-    )
-    assert [c.text for c in candidates([block])] == [
-        "Urlaub beantragen Sie mindestens zwei Wochen vorher im Personalportal (https://portal.example.de/url).",
-        "Über den Antrag entscheidet die direkte Führungskraft Ablauf innerhalb von fünf Tagen.",
-        "Fragen beantwortet das Team unter hr@example.de (intern).",
-    ]
-
-
-def test_a_value_under_a_short_label_is_a_sentence_unless_the_next_line_goes_on() -> None:
-    """A fact sheet („- Probezeit: 6 Monate") had no sentence to answer from: each line became the lead-in of the
-    next and was lost."""
-    block = hit(
-        "lb-eck-01",
-        "## Auf einen Blick\n\n- Probezeit: 6 Monate\n- Homeoffice: möglich\n\n"
-        "Voraussetzungen: Sie müssen\n- volljährig sein\n\nKontakt: Personalabteilung, Raum 101\n\n"
-        "Die Leitung sagt: „Fragen Sie uns.“",
-    )
-    texts = [c.text for c in candidates([block])]
-    assert texts == [
-        "Probezeit: 6 Monate.",
-        "Homeoffice: möglich.",
-        "Voraussetzungen: Sie müssen volljährig sein.",
-        "Kontakt: Personalabteilung, Raum 101.",
-        "Die Leitung sagt: „Fragen Sie uns.“",  # it ends inside its quotes: no period of its own („…uns.“.")
-    ]
-
-
-def test_a_list_of_sentences_without_periods_reads_item_by_item() -> None:
-    """Under a heading, „- Urlaub wird im Personalportal beantragt" opened the next item („… beantragt Die
-    Führungskraft genehmigt …"); an item beside none written so stays what it was, and so does an item that opens a
-    nested list."""
-    block = hit(
-        "lb-url-08",
-        "## Urlaub\n\n- Urlaub wird im Personalportal beantragt\n- Die Führungskraft genehmigt den Antrag\n"
-        "- Resturlaub verfällt am 31. März des Folgejahres\n\n## Einzeln\n\n- Ein einzelner Punkt ohne Punkt am Ende\n"
-        "- Und einer mit Punkt.\n\n"
-        "Für Zuschläge gilt:\n\n- Nachtarbeit wird mit 25 Prozent vergütet\n- Sonntagsarbeit mit 50 Prozent",
-    )
-    assert [c.text for c in candidates([block])] == [
-        "Urlaub wird im Personalportal beantragt.",
-        "Die Führungskraft genehmigt den Antrag.",
-        "Resturlaub verfällt am 31. März des Folgejahres.",
-        "Und einer mit Punkt.",
-        "Für Zuschläge gilt: Nachtarbeit wird mit 25 Prozent vergütet.",
-        "Für Zuschläge gilt: Sonntagsarbeit mit 50 Prozent.",
-    ]
-
-
-def test_a_sentence_that_ends_inside_its_quotes_is_a_sentence() -> None:
-    """„… Fortschritte zu machen.“" ended in a quote mark, not a period, and became the lead-in of nothing: 20 units of
-    XQuAD-de's contexts were lost so."""
-    block = hit(
-        "xq-1", "Ban Ki-moon sagte: „Wachstum ist notwendig, reicht aber nicht aus.“ Die Debatte dauerte lange."
-    )
-    assert [c.text for c in candidates([block])] == [
-        "Ban Ki-moon sagte: „Wachstum ist notwendig, reicht aber nicht aus.“",
-        "Die Debatte dauerte lange.",
-    ]
-
-
-def test_an_item_after_a_nested_list_belongs_to_the_outer_list() -> None:
-    """„- Teilzeitkräfte …" after the bullets nested under „- Für Vollzeitkräfte gilt" was read as one more of them
-    („Für Vollzeitkräfte gilt Teilzeitkräfte erhalten …"): Markdown nests bullets of one marker by indentation."""
-    block = hit(
-        "lb-zus-09",
-        "## Zuschläge\n\n- Für Vollzeitkräfte gilt\n  - Nachtarbeit: 25 Prozent\n  - Sonntagsarbeit: 50 Prozent\n"
-        "- Teilzeitkräfte erhalten die Zuschläge anteilig",
-    )
-    assert [c.text for c in candidates([block])] == [
-        "Für Vollzeitkräfte gilt Nachtarbeit: 25 Prozent.",
-        "Für Vollzeitkräfte gilt Sonntagsarbeit: 50 Prozent.",
-        "Teilzeitkräfte erhalten die Zuschläge anteilig.",
-    ]
+@pytest.mark.parametrize(
+    ("text", "units"),
+    [
+        pytest.param(  # shown as they came: „im (Personalportal)(https://…)", „**mindestens zwei Wochen**"
+            "Urlaub beantragen Sie **mindestens zwei Wochen** vorher im [Personalportal](https://portal.example.de/u). "
+            "Über den Antrag entscheidet die *direkte Führungskraft* ![Ablauf](ablauf.png) innerhalb von fünf Tagen. "
+            "Fragen beantwortet das Team unter [hr@example.de](mailto:hr@example.de) [intern].",
+            [
+                "Urlaub beantragen Sie mindestens zwei Wochen vorher im Personalportal (https://portal.example.de/u).",
+                "Über den Antrag entscheidet die direkte Führungskraft Ablauf innerhalb von fünf Tagen.",
+                "Fragen beantwortet das Team unter hr@example.de (intern).",  # square brackets stay the citations'
+            ],
+            id="links and emphasis as plain text",
+        ),
+        pytest.param(  # each line of a fact sheet became the lead-in of the next and was lost
+            "## Auf einen Blick\n\n- Probezeit: 6 Monate\n- Homeoffice: möglich\n\n"
+            "Voraussetzungen: Sie müssen\n- volljährig sein\n\nKontakt: Personalabteilung, Raum 101\n\n"
+            "Die Leitung sagt: „Fragen Sie uns.“",
+            [
+                "Probezeit: 6 Monate.",
+                "Homeoffice: möglich.",
+                "Voraussetzungen: Sie müssen volljährig sein.",  # the next line goes on its words
+                "Kontakt: Personalabteilung, Raum 101.",
+                "Die Leitung sagt: „Fragen Sie uns.“",  # it ends inside its quotes: no period of its own
+            ],
+            id="a value under a short label",
+        ),
+        pytest.param(  # „Urlaub wird im Personalportal beantragt Die Führungskraft genehmigt …"
+            "## Urlaub\n\n- Urlaub wird im Personalportal beantragt\n- Die Führungskraft genehmigt den Antrag\n"
+            "- Resturlaub verfällt am 31. März des Folgejahres\n\n"
+            "## Einzeln\n\n- Ein einzelner Punkt ohne Punkt am Ende\n- Und einer mit Punkt.\n\n"
+            "Für Zuschläge gilt:\n\n- Nachtarbeit wird mit 25 Prozent vergütet\n- Sonntagsarbeit mit 50 Prozent",
+            [
+                "Urlaub wird im Personalportal beantragt.",
+                "Die Führungskraft genehmigt den Antrag.",
+                "Resturlaub verfällt am 31. März des Folgejahres.",
+                "Und einer mit Punkt.",  # the item beside none written without a period stays what it was
+                "Für Zuschläge gilt: Nachtarbeit wird mit 25 Prozent vergütet.",
+                "Für Zuschläge gilt: Sonntagsarbeit mit 50 Prozent.",
+            ],
+            id="a list of sentences without periods",
+        ),
+        pytest.param(  # „… aus.“" ended in no period and led in nothing: 20 units of XQuAD-de's contexts were lost
+            "Ban Ki-moon sagte: „Wachstum ist notwendig, reicht aber nicht aus.“ Die Debatte dauerte lange.",
+            ["Ban Ki-moon sagte: „Wachstum ist notwendig, reicht aber nicht aus.“", "Die Debatte dauerte lange."],
+            id="a sentence that ends inside its quotes",
+        ),
+        pytest.param(  # Markdown nests bullets of one marker by indentation; statutes by their markers
+            "## Zuschläge\n\n- Für Vollzeitkräfte gilt\n  - Nachtarbeit: 25 Prozent\n  - Sonntagsarbeit: 50 Prozent\n"
+            "- Teilzeitkräfte erhalten die Zuschläge anteilig",
+            [
+                "Für Vollzeitkräfte gilt Nachtarbeit: 25 Prozent.",
+                "Für Vollzeitkräfte gilt Sonntagsarbeit: 50 Prozent.",
+                "Teilzeitkräfte erhalten die Zuschläge anteilig.",  # was „Für Vollzeitkräfte gilt Teilzeitkräfte …"
+            ],
+            id="an item after a nested list",
+        ),
+    ],
+)
+def test_a_block_written_in_markdown_reads_as_whole_sentences(text: str, units: list[str]) -> None:
+    assert [c.text for c in candidates([hit("lb-md-01", text)])] == units
 
 
 def test_a_table_among_the_variants_stands_whole_under_its_caption() -> None:
@@ -2151,8 +2131,11 @@ def test_a_period_named_only_as_the_time_of_something_else_does_not_answer_for_t
         "## Auf einen Blick\n\n- Probezeit: 6 Monate\n- Kündigungsfrist in der Probezeit: 2 Wochen\n\n"
         "Nach der Probezeit beträgt die Kündigungsfrist einen Monat.",
     )
-    question = "Wie lange ist die Probezeit?"
-    evidence, _, dimension, outcome = _choose(question, rank(question, candidates([facts]), None), survey=False)
-    assert ([c.text for c in evidence], dimension, outcome) == (["Probezeit: 6 Monate."], None, "answerable")
-    during = "Wie lange ist die Kündigungsfrist in der Probezeit?"
-    assert rank(during, candidates([facts]), None)[0].text == "Kündigungsfrist in der Probezeit: 2 Wochen."
+    chosen = {
+        question: [c.text for c in _choose(question, rank(question, candidates([facts]), None), survey=False)[0]]
+        for question in ("Wie lange ist die Probezeit?", "Wie lange ist die Kündigungsfrist in der Probezeit?")
+    }
+    assert chosen == {
+        "Wie lange ist die Probezeit?": ["Probezeit: 6 Monate."],
+        "Wie lange ist die Kündigungsfrist in der Probezeit?": ["Kündigungsfrist in der Probezeit: 2 Wochen."],
+    }
