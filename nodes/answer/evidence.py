@@ -670,7 +670,7 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool, RowPlace | None
         if table is not None:  # a row is read under its column headings; the heading row is no unit
             yield from _item_units(items)
             items, lead_in, resumed = [], None, None
-            row = next((r for r in table.rows if r.start <= sentence.start < r.end), None)
+            row = table.row_at(sentence.start)
             if row is not None:
                 place = RowPlace(table.start, _caption(table_caption(text, sentences, table)))
                 yield sentence.index, place.unit(row_statement(table.headings, row.cells)), opens, place

@@ -32,11 +32,6 @@ class Table:
     headings: tuple[str, ...]
     rows: tuple[TableRow, ...]
 
-    @property
-    def heading_lines(self) -> tuple[int, int]:
-        """The span of the heading and delimiter rows, which a chunk that opens inside the table repeats."""
-        return self.start, self.body_start
-
     def row_at(self, offset: int) -> TableRow | None:
         return next((row for row in self.rows if row.start <= offset < row.end), None)
 
