@@ -88,7 +88,7 @@ _EMPHASIS: Final = regex.compile(
 )
 _KEY_VALUE: Final = regex.compile(r"^(\p{Lu}[^:]*):\s+\S")  # „Probezeit: 6 Monate"
 MAX_LABEL_WORDS: Final = 5
-_LINK: Final = regex.compile(r"(?P<image>!)?\[(?P<text>[^\[\]]*)\]\((?P<url>[^()\s]+)\)")
+_LINK: Final = regex.compile(r"(?P<image>\s*!)?\[(?P<text>[^\[\]]*)\]\((?P<url>[^()\s]+)\)")
 # „an Standorten ohne Kantine", „wer keine Kinder hat": the noun names the case its absence makes
 _NEGATED: Final = regex.compile(r"\b(?:ohne|kein(?:e|en|em|er|es)?)\s+(?:\p{Ll}+\s+)?(\p{Lu}[\p{L}-]*)")
 # A period named as the time of the case („in der Probezeit", „während der Elternzeit"), and one named only as its
@@ -648,7 +648,7 @@ def _readable_units(text: str) -> Iterator[tuple[int, str, bool, RowPlace | None
     """The block's sentences as a reader takes them: a list item with its lead-in („… ist nur zulässig, soweit
     sie" + „1. zur Aufgabenerfüllung öffentlicher Stellen,") and, where the sentence goes on after the list
     („erforderlich ist und …", „gilt der Schutz …"), with those closing words; a lead-in is no unit of its own.
-    A table row reads under its column headings, after the table's caption (``_row_unit``). Each unit comes with its
+    A table row reads under its column headings, after the table's caption (``RowPlace.unit``). Each unit comes with its
     sentence index, whether it opens a paragraph and, for a row, its place."""
     lead_in: str | None = None
     opening = False  # the lead-in opens a sentence the items go on, unlike a heading
@@ -811,8 +811,8 @@ def _indent(text: str, sentence: Sentence) -> int:
 
 def _plain(body: str) -> str:
     """The sentence as plain text: Markdown emphasis dropped, a link as its text and address („im Personalportal
-    (https://portal.example.de)"; a mail address once), an image as its description, and any other square bracket
-    as a parenthesis — the answer keeps square brackets for its citations."""
+    (https://portal.example.de)"; a mail address once), an image left out (its description would break the
+    sentence), and any other square bracket as a parenthesis — the answer keeps square brackets for its citations."""
     text: str = _EMPHASIS.sub(lambda m: m.group("strong") or m.group("em"), body)
     text = _LINK.sub(_link_text, text)
     return text.replace("[", "(").replace("]", ")")
@@ -820,7 +820,9 @@ def _plain(body: str) -> str:
 
 def _link_text(link: regex.Match[str]) -> str:
     text, url = str(link.group("text")), str(link.group("url"))
-    return text if link.group("image") or url.removeprefix("mailto:") == text else f"{text} ({url})"
+    if link.group("image"):
+        return ""
+    return text if url.removeprefix("mailto:") == text else f"{text} ({url})"
 
 
 def _caption(sentence: Sentence | None) -> str:
