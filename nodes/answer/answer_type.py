@@ -66,6 +66,8 @@ _DATE: Final = regex.compile(
     r"|\b\d{1,2}\.\s+(?:des|eines|jedes)\s+\p{L}*(?:monats|quartals|jahres)\b"  # „bis zum 15. des Monats"
     r"|\b(?:ersten|letzten)\s+\p{L}*tag\s+(?:des|eines|jedes|im)\b"  # „am letzten Bankarbeitstag des Monats"
 )
+# „bis zum Ablauf des Jahres", „bis zur Vollendung des dritten Lebensjahres": a length given by the event that ends it
+_UNTIL_END: Final = regex.compile(r"(?i)\bbis zu[mr]? (?:ende|ablauf|vollendung|beendigung|abschluss)\b")
 # „von 9:30 bis 14:30 Uhr": a span of the clock says how long, as a length does
 _CLOCK_SPAN: Final = regex.compile(
     r"(?i)\b(?:von|zwischen)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:uhr\s+)?(?:bis|und)\s+\d{1,2}(?:[:.]\d{2})?\s?uhr\b"
@@ -154,11 +156,7 @@ def gives(answer_type: AnswerType, sentence: str, *, lead_times: bool) -> bool:
         case "sum":  # „weniger als 100 Mitarbeiter" is no sum
             return any((analyze(unit) or [""])[0] not in PEOPLE for _, unit in found)
         case "duration":
-            return (
-                lengths
-                or bool(regex.search(r"(?i)\bbis zu[mr]? (?:ende|ablauf)\b", sentence))
-                or bool(_CLOCK_SPAN.search(sentence))
-            )
+            return lengths or bool(_UNTIL_END.search(sentence)) or bool(_CLOCK_SPAN.search(sentence))
         case "deadline":
             return durations or bool(_DATE.search(sentence))
         case "time":

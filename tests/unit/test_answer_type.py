@@ -56,6 +56,9 @@ def test_number_words_are_values_and_references_are_not() -> None:
         ("duration", "Es gilt Gleitzeit mit einer Kernarbeitszeit von 9:30 bis 14:30 Uhr.", True),
         ("duration", "Der Gleitzeitrahmen liegt zwischen 6:30 und 20:00 Uhr.", True),
         ("duration", "Die Kantine öffnet um 12 Uhr.", False),
+        # the event that ends it says how long: „bis zur Vollendung des dritten Lebensjahres"
+        ("duration", "Jeder Elternteil kann bis zur Vollendung des dritten Lebensjahres Elternzeit nehmen.", True),
+        ("duration", "Der Anspruch besteht bis zum Abschluss des Verfahrens.", True),
         ("age", "Wählbar ist, wer das vierzigste Lebensjahr vollendet hat.", True),
         ("age", "Die Amtszeit dauert fünf Jahre.", False),
         ("frequency", "Anschließende Wiederwahl ist nur einmal zulässig.", True),

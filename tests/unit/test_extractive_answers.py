@@ -2000,6 +2000,29 @@ def test_a_lead_time_does_not_answer_how_many_days_one_may_take() -> None:
     assert ranked[0].text.startswith("Die Ankündigung") and ranked[0].gives_type
 
 
+def test_a_length_given_by_the_event_that_ends_it_answers_how_long() -> None:
+    """„Wie lange dauert die Elternzeit?" was answered with the part-time hours during it and the notice before it;
+    „bis zur Vollendung des dritten Lebensjahres" gives its length by the event that ends it."""
+    leave = hit(
+        "lb-elt-01",
+        "Jeder Elternteil kann bis zur Vollendung des dritten Lebensjahres eines Kindes Elternzeit nehmen. Die "
+        "Elternzeit muss spätestens sieben Wochen vor Beginn schriftlich bei der Personalabteilung angemeldet werden. "
+        "Während der Elternzeit ist eine Teilzeitbeschäftigung von bis zu 32 Wochenstunden möglich.",
+    )
+    chosen = {
+        question: [c.text for c in _choose(question, rank(question, candidates([leave]), None), survey=False)[0]]
+        for question in ("Wie lange dauert die Elternzeit?", "Wie viele Stunden darf ich in der Elternzeit arbeiten?")
+    }
+    assert chosen == {
+        "Wie lange dauert die Elternzeit?": [
+            "Jeder Elternteil kann bis zur Vollendung des dritten Lebensjahres eines Kindes Elternzeit nehmen."
+        ],
+        "Wie viele Stunden darf ich in der Elternzeit arbeiten?": [
+            "Während der Elternzeit ist eine Teilzeitbeschäftigung von bis zu 32 Wochenstunden möglich."
+        ],
+    }
+
+
 MEDICAL_LOG = hit(
     "MPBetreibV §12",
     "(1) Für die in den Anlagen 1 und 2 aufgeführten Medizinprodukte hat der Betreiber ein Medizinproduktebuch nach "
