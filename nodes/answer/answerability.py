@@ -436,10 +436,11 @@ def _resolving(best: Candidate, ranked: Sequence[Candidate], words: Sequence[Que
     named = frozenset(t for noun, _ in named_by_reference(best.text) for t in analyze(noun))
     unsaid = best.terms | best.header_terms
     wanted = [w for w in keys if coverage(w, named) > 0 or coverage(w, unsaid) < COVERED]
-    return next(
-        (c for c in referred(best, by_block(ranked)) if any(coverage(w, c.terms, c.lemmas) >= COVERED for w in wanted)),
-        None,
-    )
+    # the one that says most of them: of the items a fine refers to, the case asked about
+    found = referred(best, by_block(ranked))
+    said = [(sum(coverage(w, c.terms, c.lemmas) >= COVERED for w in wanted), c) for c in found]
+    most = max((count for count, _ in said), default=0)
+    return next((c for count, c in said if count == most), None) if most else None
 
 
 def _other_cases(best: Candidate, peers: Sequence[Candidate], dimension: Dimension) -> list[Candidate]:
@@ -770,8 +771,22 @@ def _variants_within(question: str, best: Candidate) -> Dimension | None:
         for j, b in enumerate(values[i + 1 :], start=i + 1)
     )
     if several:
-        return None if _names_a_case(question, best.text, [v.text for v in values]) else marked or "fall"
+        named = _names_a_case(question, best.text, [v.text for v in values]) or _names_a_referred_case(question, best)
+        return None if named else marked or "fall"
     return marked if marked is not None and expected_answer_type(question) is not None else None
+
+
+def _names_a_referred_case(question: str, best: Candidate) -> bool:
+    """A key word of the question that the sentence says only through the provisions it refers to names the case it
+    asks about: „… in den Fällen des Absatzes 1 Nummer 1 mit einer Geldbuße bis zu dreihunderttausend Euro, in den
+    Fällen des Absatzes 1 Nummer 2 …" for „… für unerlaubte Werbeanrufe?" (Nummer 1: „… mit einem Telefonanruf …
+    wirbt"), which the answer shows beside it."""
+    own = best.terms | best.header_terms
+    return any(
+        coverage(w, own, best.lemmas) < COVERED and coverage(w, best.referred_terms) >= COVERED
+        for w in question_words(question)
+        if w.key and not w.number
+    )
 
 
 def _names_beside(question: str, sentence: str, markers: frozenset[str]) -> bool:

@@ -33,7 +33,12 @@ from stores.text import (
     table_caption,
     tables,
 )
-from stores.text.references import named_by_reference, qualified_by_reference, referenced_ids
+from stores.text.references import (
+    cases_by_paragraph,
+    named_by_reference,
+    qualified_by_reference,
+    referenced_ids,
+)
 from stores.text.thesaurus import synonyms
 from stores.vector.analyzer import analyze, verb_lemma
 from stores.vector.embedders import Embedder
@@ -237,6 +242,7 @@ class Candidate:
     paragraph: int = 0  # which paragraph of its block it stands in
     row: RowPlace | None = None  # a table row: which table of its block, and the caption it reads after
     absatz: str | None = None  # the number of the statute paragraph it stands in („2" under „(2) …"), where known
+    item: str | None = None  # the number of the numbered list item it reads („1" for „1. entgegen § 7 …")
     referred_terms: frozenset[str] = field(default_factory=frozenset)  # the terms of its ``referred`` sentences
     negated_terms: frozenset[str] = field(default_factory=frozenset)  # said only as absent („ohne Kantine")
     bound_terms: frozenset[str] = field(default_factory=frozenset)  # said only as a bound („nach der Probezeit")
@@ -530,7 +536,7 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
         names = short_names(f"{hit.entry_id} {hit.title}")
         earlier: list[str | None] = []  # the block's units so far; None where one is no whole sentence
         paragraphs: list[list[Candidate]] = [[]]
-        numbers = _paragraph_numbers(hit.text)
+        numbers, items = _paragraph_numbers(hit.text), _item_numbers(hit.text)
         for index, body, opens, row in _readable_units(hit.text):
             if opens:
                 paragraphs.append([])
@@ -552,6 +558,7 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
                     header,
                     names,
                     absatz=numbers[index],
+                    item=items[index],
                     row=row,
                     negated_terms=negated_terms(body),
                     bound_terms=_named_only(_BOUND, body),
@@ -582,6 +589,14 @@ def referred(candidate: Candidate, blocks: Mapping[str, Sequence[Candidate]]) ->
         lemma = analyze(noun)[:1]
         for ref in referenced_ids(provisions, candidate.hit.entry_id, blocks) if lemma else []:
             found += [c for c in blocks[ref] if lemma[0] in c.terms and c not in found]
+    # „Die Ordnungswidrigkeit kann in den Fällen des Absatzes 1 Nummer 1 mit einer Geldbuße bis zu dreihunderttausend
+    # Euro … geahndet werden": the item of its own provision says which cases („… mit einem Telefonanruf … wirbt")
+    for absatz, items in cases_by_paragraph(candidate.text):
+        found += [
+            c
+            for c in blocks[candidate.hit.entry_id]
+            if c.absatz == absatz and (not items or c.item in items) and c != candidate and c not in found
+        ]
     return found
 
 
@@ -615,6 +630,20 @@ def _paragraph_numbers(text: str) -> list[str | None]:
     current: str | None = None
     for sentence in split_sentences(text):
         current = sentence.paragraph_number or current
+        numbers.append(current)
+    return numbers
+
+
+def _item_numbers(text: str) -> list[str | None]:
+    """For each sentence, the number of the numbered list item it is or stands in (a lettered item of a numbered
+    one: „3." + „a) …" → „3"); None outside such a list."""
+    numbers: list[str | None] = []
+    current: str | None = None
+    for sentence in split_sentences(text):
+        if sentence.item_number is not None:
+            current = sentence.item_number
+        elif sentence.list_kind is None or sentence.list_kind == "-":
+            current = None
         numbers.append(current)
     return numbers
 

@@ -28,6 +28,13 @@ _NAMED: Final = regex.compile(r"\s+(?:genannt|bezeichnet|aufgeführt|vorgesehen)
 # „Die Ansprüche aus den §§ 8, 9 …", „Ausbildung nach § 4": the noun right before the reference („im Sinne des § 5")
 _QUALIFIED: Final = regex.compile(r"(\p{Lu}\p{L}+)\s+(?:aus|nach|gemäß|im Sinne)\s+(?:(?:den|dem|der|des)\s+)?$")
 _QUALIFIED_REACH: Final = 60  # characters before the reference the noun and its preposition stand in
+# „in den Fällen des Absatzes 1 Nummer 1 und 2", „Die Ordnungswidrigkeit nach Absatz 2": the cases a paragraph of the
+# provision itself (or items of it) names; „Abweichend von Absatz 1" or „Absatz 2 gilt entsprechend" only change them
+_CASES_OF_PARAGRAPH: Final = regex.compile(
+    r"(?:\b(?:in den|im) F[aä]ll(?:en|e)? (?:des|der)|\b\p{Lu}\p{L}+ nach(?:\s+(?:den|dem))?)"
+    rf"\s+(?:Absatzes|Absätzen|Absätze|Absatz|Abs\.)\s*(?P<absatz>{NUMBER_RUN})\b"
+    rf"(?:\s*(?:Satz|S\.)\s*\d+)?(?:\s*(?:Nummer|Nr\.)\s*(?P<items>{NUMBER_RUN}))?"
+)
 # The provision at the end of an entry id: „UWG 2004 §11", „GG Art54".
 _ID_PROVISION: Final = regex.compile(r"^(?P<work>.*\S)\s*(?P<kind>§|Art)\d+[a-z]?$")
 
@@ -62,6 +69,20 @@ def qualified_by_reference(text: str) -> list[tuple[str, list[Provision]]]:
         if noun is not None:
             qualified.append((noun.group(1), provisions))
     return qualified
+
+
+def cases_by_paragraph(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The paragraphs of its own provision whose cases the text applies to, each with the items of it named (none:
+    the whole paragraph): „in den Fällen des Absatzes 1 Nummer 1 und 2" → ``[("1", ("1", "2"))]``; a paragraph of
+    another act („im Falle des Absatzes 1 des Gesetzes über …") is left out."""
+    found = []
+    for match in _CASES_OF_PARAGRAPH.finditer(text):
+        if _OTHER_WORK.match(text, match.end()):
+            continue
+        paragraphs = _NUMBER.findall(match.group("absatz"))
+        items = tuple(_NUMBER.findall(match.group("items") or "")) if len(paragraphs) == 1 else ()
+        found += [(paragraph, items) for paragraph in paragraphs]
+    return found
 
 
 def referenced_ids(provisions: Iterable[Provision], entry_id: str, known_ids: Collection[str]) -> list[str]:

@@ -44,6 +44,7 @@ _HYPHEN_WRAP: Final = re.compile(r"(?<=\w-)[ \t]*\n\s*(?=[A-ZÄÖÜ])")  # "Plat
 _PARAGRAPH_NUMBER: Final = re.compile(r"[ \t]*\((\d{1,3}[a-z]?)\)")
 _LETTERED_NUMBER: Final = re.compile(r"\d{1,3}[a-z]")
 _NUMBERED: Final = re.compile(r"[ \t]*(\d{1,3})[.)][ \t]")
+_ITEM_NUMBER: Final = re.compile(r"[ \t]*(\d{1,3}[a-z]?)[.)][ \t]")
 _BLOCK_LINE: Final = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\||>)")
 TEXT_ENGINE_VERSION: Final = "de-8"  # part of the KB content hash: new boundaries or chunks re-chunk entries
 SHORT_LINE: Final = 40  # a line this short that ends without punctuation is a title, not a wrapped line
@@ -110,6 +111,12 @@ class Sentence:
         if sign[0].isdigit():
             return "1"
         return "a" * (len(sign) - 1) if sign[0].isalpha() else "-"
+
+    @property
+    def item_number(self) -> str | None:
+        """The number of a numbered list item („3" for „3.", „9a" for „9a)"), else None."""
+        found = _ITEM_NUMBER.match(self.text) if not self.opens_paragraph else None
+        return found.group(1) if found else None
 
     @property
     def words(self) -> list[str]:

@@ -1966,6 +1966,42 @@ def test_a_key_word_a_sentence_says_only_through_a_provision_it_refers_to_is_cov
     assert all("unterlassungsanspruch" not in c.covered_keys for c in alone)
 
 
+UWG_FINES = hit(
+    "UWG 2004 §20",
+    "(1) Ordnungswidrig handelt, wer vorsätzlich oder fahrlässig\n\n"
+    "1.  entgegen § 7 Absatz 1 Satz 1 in Verbindung mit Absatz 2 Nummer 2 oder\n"
+    "    3 mit einem Telefonanruf gegenüber einem Verbraucher ohne dessen vorherige\n"
+    "    ausdrückliche Einwilligung wirbt,\n\n"
+    "2.  entgegen § 7a Absatz 1 eine dort genannte Einwilligung nicht oder nicht\n"
+    "    mindestens fünf Jahre aufbewahrt.\n\n"
+    "(2) Die Ordnungswidrigkeit kann in den Fällen des Absatzes 1 Nummer 1\n"
+    "mit einer Geldbuße bis zu dreihunderttausend Euro, in den Fällen des\n"
+    "Absatzes 1 Nummer 2 mit einer Geldbuße bis zu fünfzigtausend Euro geahndet werden.",
+    title="§ 20 Bußgeldvorschriften",
+)
+
+
+def test_a_case_named_by_an_item_of_the_own_provision_is_covered_and_shown() -> None:
+    """„in den Fällen des Absatzes 1 Nummer 1 … bis zu dreihunderttausend Euro" says the fine for the calls that
+    Absatz 1 Nummer 1 describes: it covers „Werbeanrufe" through that item, answers without asking which case is
+    meant, and shows the item beside it. A sentence that only names another provision's paragraph does not."""
+    question = "Wie hoch kann das Bußgeld für unerlaubte Werbeanrufe sein?"
+    ranked = rank(question, candidates([UWG_FINES]), None)
+    assert ranked[0].text.startswith("Die Ordnungswidrigkeit kann in den Fällen des Absatzes 1 Nummer 1")
+    assert "werbeanruf" in ranked[0].covered_keys and "werbeanruf" not in ranked[0].said_keys
+    evidence, _, follow_up, outcome = _choose(question, ranked, survey=False)
+    assert (outcome, follow_up) == ("answerable", None)
+    assert [c.text[:40] for c in evidence] == [
+        "Die Ordnungswidrigkeit kann in den Fälle",
+        "Ordnungswidrig handelt, wer vorsätzlich ",
+    ]
+    assert "mit einem Telefonanruf" in evidence[1].text
+    # asked about the other case, the sentence shows the item of Nummer 2
+    record = "Welches Bußgeld droht, wenn eine Einwilligung nicht aufbewahrt wird?"
+    evidence, _, follow_up, _ = _choose(record, rank(record, candidates([UWG_FINES]), None), survey=False)
+    assert follow_up is None and [c.item for c in evidence] == [None, "2"]
+
+
 def test_a_case_the_question_names_is_covered_by_the_list_of_the_provision_referred_to() -> None:
     """„wegen eines in § 1 genannten Grundes" covers „wegen meines Alters" where § 1 lists the Alter among them."""
     office = hit(

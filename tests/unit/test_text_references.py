@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from stores.text.references import (
+    cases_by_paragraph,
     named_by_reference,
     provision_references,
     qualified_by_reference,
@@ -61,3 +62,24 @@ def test_a_noun_narrowed_down_by_a_reference_comes_with_its_provisions() -> None
     assert qualified_by_reference("wer entgegen § 5 eine Angabe nicht macht") == []
     assert qualified_by_reference("Die Frist nach § 13 des Unterlassungsklagengesetzes gilt.") == []
     assert qualified_by_reference("§ 5 gilt entsprechend.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Die Ordnungswidrigkeit kann in den Fällen des Absatzes 1 Nummer 1 mit einer Geldbuße", [("1", ("1",))]),
+        ("ist in den Fällen des Absatzes 1 Nummer 1 und 2 die Bundesnetzagentur", [("1", ("1", "2"))]),
+        ("Ein Anspruch nach Absatz 1 oder 2 muss innerhalb einer Frist", [("1", ()), ("2", ())]),
+        ("Ein Anspruch nach den Absätzen 1 und 2 muss geltend gemacht werden.", [("1", ()), ("2", ())]),
+        # a paragraph of a provision the text names, or of another act, is none of its own
+        ("entgegen § 7 Absatz 1 Satz 1 in Verbindung mit Absatz 2 Nummer 2 wirbt", []),
+        ("im Falle des Absatzes 1 des Gesetzes über Ordnungswidrigkeiten", []),
+        # a derogation or an extension changes the cases of a paragraph, it does not apply to them
+        ("Abweichend von Absatz 1 kann die Kontrolle entfallen.", []),
+        ("Absatz 2 gilt entsprechend.", []),
+    ],
+)
+def test_the_cases_of_a_paragraph_of_the_own_provision_are_found(
+    text: str, expected: list[tuple[str, tuple[str, ...]]]
+) -> None:
+    assert cases_by_paragraph(text) == expected
