@@ -437,6 +437,10 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
         if any(_same_stem(lemma, t) for t in available if t.startswith(prefix) or negated or t.startswith(NEGATION))
         else 0.0
     )
+    # … each part as it is or in a form of its stem, as the word in a form of its stem: „Werbeanrufe" ← „Werbung mit
+    # einem Telefonanruf"
+    if parts and all(p in available or any(_same_stem(p, t) for t in available) for p in parts):
+        stem = SAME_STEM
     if _said_otherwise(lemma, parts, available):
         stem = SYNONYM
     elif not stem and _synonym_derived(lemma, available):

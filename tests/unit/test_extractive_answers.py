@@ -1288,6 +1288,13 @@ def test_a_participle_negated_with_un_covers_its_verb(question: str, word: str, 
     assert _covered(question, word, sentence) == SAME_STEM
 
 
+def test_a_compound_whose_parts_are_said_in_forms_of_their_stems_is_covered_as_by_its_stem() -> None:
+    """„Werbeanrufe" is „Werbung mit einem Telefonanruf" (werben / Werbung), as „wiedergewählt" is „Wiederwahl"."""
+    calls = "Werbung mit einem Telefonanruf ist ohne Einwilligung unzulässig."
+    assert _covered("Sind Werbeanrufe erlaubt?", "Werbeanrufe", calls) == SAME_STEM
+    assert _covered("Sind Werbeanrufe erlaubt?", "Werbeanrufe", "Werbung im Internet ist zulässig.") < COVERED
+
+
 @pytest.mark.parametrize(
     ("word", "sentence"),
     [
