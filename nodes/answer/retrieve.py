@@ -18,7 +18,8 @@ from stores.kb.store import KnowledgeBaseNotFound
 
 # a year of a date or period („2025", „im Jahr 2024"), not a section („§ 2025") or part of an act's name („BDSG 2018")
 _YEAR: Final = regex.compile(r"(?<!§\s?|Nr\.\s?|Art\.\s?|\p{Lu}\s)\b((?:19|20)\d{2})\b")
-NAMED_ACT_HITS: Final = 3  # sections of an act the question names, searched for once more within it
+NAMED_ACT_HITS: Final = 3  # sections of an act the question names, searched for once more within it …
+NAMED_ACT_POOL: Final = 6  # … the best of this many by their relevance to the whole question
 
 
 def retrieve_passages(
@@ -65,18 +66,19 @@ def _with_named_act_hits(knowledge_base: KnowledgeSearch, kb_id: str, question: 
         among_act = any(h.work == work for h in retrieved)
         found = [
             h
-            for h in knowledge_base.search(kb_id, [without_act(question, name)], limit=NAMED_ACT_HITS, work=work)
+            for h in knowledge_base.search(kb_id, [without_act(question, name)], limit=NAMED_ACT_POOL, work=work)
             if h.entry_id not in present and not h.cross_ref_extra
         ]
         # scored against the whole question like the other hits: the rest alone („Wie hoch kann ein Bußgeld
-        # ausfallen?") says too little to score a section as relevant as it is
+        # ausfallen?") says too little to score a section as relevant as it is, nor to rank the act's sections (UWG
+        # § 20 „Bußgeldvorschriften" came fourth, after the Vertragsstrafe of § 13a)
         ids = [h.entry_id for h in found]
         whole = knowledge_base.search(kb_id, [question], limit=len(ids), entries=ids) if ids else []
         scores = {h.entry_id: h.score for h in whole}
         new = sorted(
             (h.model_copy(update={"score": max(h.score, scores.get(h.entry_id, 0.0))}) for h in found),
             key=lambda h: -h.score,
-        )
+        )[:NAMED_ACT_HITS]
         for hit in new:
             # by relevance among the act's hits, so trimming to the prompt budget drops the tail, not this one; an
             # act none of the hits belongs to leads with its best section

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from evals.answering import MemoisedKnowledgeBase
-from nodes.answer.retrieve import _with_named_act_hits
+from nodes.answer.retrieve import NAMED_ACT_HITS, _with_named_act_hits
 from stores.ingest.kb import ingest_kb
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
@@ -34,6 +34,18 @@ DEVICE_SECTIONS = {
     "Geldbußen nach dem Medizinprodukterecht-Durchführungsgesetz fließen in die Bundeskasse.",
 }
 
+# sections that say „hoch" more often than the one on the fine, which alone names the act („UWG") in its text
+COMPETITION = "Gesetz gegen den unlauteren Wettbewerb"
+COMPETITION_SECTIONS = {
+    "UWG §13": "Ein Bußgeld neben einer Vertragsstrafe ist nie zu hoch, wenn die Vertragsstrafe hoch ist.",
+    "UWG §8": "Ein Bußgeld neben den Kosten ist nie zu hoch, wenn die Kosten hoch sind.",
+    "UWG §9": "Ein Bußgeld neben der Gebühr ist nie zu hoch, wenn die Gebühr hoch ist.",
+    "UWG §16": "Ein Bußgeld neben der Strafe ist nie zu hoch, wenn die Strafe hoch ist.",
+    "UWG §20": "Verstöße gegen das UWG können mit einem Bußgeld geahndet werden, das bis zu dreihunderttausend Euro "
+    "hoch sein kann; Verfahren, Zuständigkeit, Vollstreckung und Verjährung regelt das Gesetz über "
+    "Ordnungswidrigkeiten.",
+}
+
 
 def _entry(entry_id: str, text: str, work: str) -> dict[str, object]:
     return {
@@ -52,6 +64,7 @@ def knowledge_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Knowled
     folder = tmp_path_factory.mktemp("acts")
     entries = [_entry(i, t, SAFETY) for i, t in SAFETY_SECTIONS.items()]
     entries += [_entry(i, t, DEVICES) for i, t in DEVICE_SECTIONS.items()]
+    entries += [_entry(i, t, COMPETITION) | {"title": f"§ {i.split('§')[1]}"} for i, t in COMPETITION_SECTIONS.items()]
     entries.append(
         _entry("BDSG §41", "Für eine Geldbuße wegen eines Verstoßes gilt das Gesetz über Ordnungswidrigkeiten.", "BDSG")
     )
@@ -92,6 +105,18 @@ def test_an_act_named_by_a_title_none_of_the_hits_has_is_found_among_the_kbs_wor
     [whole] = knowledge_base.search(KB, [question], limit=1, work=DEVICES, expand_cross_refs=False)
     assert rest.entry_id == whole.entry_id == "MPDG §94" and whole.score > rest.score
     assert hits[0].score == whole.score
+
+
+def test_the_act_s_sections_are_chosen_by_their_relevance_to_the_whole_question(knowledge_base: KnowledgeBase) -> None:
+    """Within the act, the rest of the question („Wie hoch ist das Bußgeld?") ranks the sections that say „hoch" most
+    often first; the best of a wider pool by the whole question, which names the act as the section on the fine does,
+    leads (UWG § 20 came fourth after the Vertragsstrafe of § 13a, and was cut)."""
+    question = "Wie hoch ist das Bußgeld nach dem UWG?"
+    rest = knowledge_base.search(KB, ["Wie hoch ist das Bußgeld?"], limit=6, work=COMPETITION, expand_cross_refs=False)
+    assert [h.entry_id for h in rest].index("UWG §20") >= NAMED_ACT_HITS
+    first = knowledge_base.search(KB, [question], limit=1, work="BDSG", expand_cross_refs=False)
+    hits = _with_named_act_hits(knowledge_base, KB, question, first)
+    assert hits[0].entry_id == "UWG §20"
 
 
 def test_an_act_the_kb_does_not_hold_adds_no_hits(knowledge_base: KnowledgeBase) -> None:
