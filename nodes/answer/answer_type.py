@@ -54,7 +54,7 @@ _REFERENCE: Final = regex.compile(
     # „des Sechsten Buches Sozialgesetzbuch", „im Dritten Abschnitt": a part of a code, no value
     r"|\b\p{Lu}\p{Ll}+(?:te|ste)[nmrs]?\s+(?:Buch|Teil|Kapitel|Abschnitt|Unterabschnitt|Titel)\w*"
 )
-_TOKEN: Final = regex.compile(r"\d+(?:[.,]\d+)*|\p{L}+")
+_TOKEN: Final = regex.compile(r"(?<![\p{L}\d])\d+(?:[.,]\d+)*|\p{L}+")  # „E13", „A4": a label, no number
 _TIME_UNIT: Final = regex.compile(
     r"(?i)^(?!lebensjahr)\p{L}*(?:sekunde|minute|stunde|tag|woche|monat|jahr|quartal)(?:e|en|n|s|es)?$"
 )

@@ -85,6 +85,8 @@ def test_number_words_are_values_and_references_are_not() -> None:
         ("sum", "Sie ist ausgeschlossen, wenn der Abgemahnte weniger als 100 Mitarbeiter beschäftigt.", False),
         ("amount", "Sie ist ausgeschlossen, wenn der Abgemahnte weniger als 100 Mitarbeiter beschäftigt.", True),
         ("sum", "Vertragsstrafen dürfen eine Höhe von 1 000 Euro nicht überschreiten.", True),
+        # a number glued to letters is a label („Entgeltgruppe E13"), no value
+        ("sum", "Führungskräfte ab Entgeltgruppe E13 können einen Dienstwagen auch privat nutzen.", False),
         ("sum", "Der Arbeitgeberzuschuss beträgt 20 %.", True),
         ("majority", "Das Gesetz bedarf der Zustimmung von zwei Dritteln der Mitglieder.", True),
         ("majority", "Die Hälfte der Mitglieder wird vom Bundestag gewählt.", True),
