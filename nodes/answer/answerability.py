@@ -26,6 +26,7 @@ from nodes.answer.evidence import (
     COVERED,
     Candidate,
     QuestionWord,
+    applied_cases,
     asks_a_unit,
     by_block,
     candidates,
@@ -178,7 +179,7 @@ def assess_answerability(
         question, ranked, survey=survey, parts=by_part, cosine_within=within
     )
     keys = [w for w in words if w.key and not w.number]
-    said = [t for c in evidence for t in (c.header_terms, c.referred_terms, c.named_laws)]
+    said = [t for c in evidence for t in (c.header_terms, c.referred_terms, c.case_terms, c.named_laws)]
     # a law the question names that none of the chosen sentences belongs to is not said by them (nor what a
     # „Welche …?" asks, where each names it only by a provision)
     unsaid = frozenset.intersection(*(c.unsaid for c in evidence)) if evidence else frozenset()
@@ -437,7 +438,8 @@ def _resolving(best: Candidate, ranked: Sequence[Candidate], words: Sequence[Que
     unsaid = best.terms | best.header_terms
     wanted = [w for w in keys if coverage(w, named) > 0 or coverage(w, unsaid) < COVERED]
     # the one that says most of them: of the items a fine refers to, the case asked about
-    found = referred(best, by_block(ranked))
+    blocks = by_block(ranked)
+    found = referred(best, blocks) + applied_cases(best, blocks)
     said = [(sum(coverage(w, c.terms, c.lemmas) >= COVERED for w in wanted), c) for c in found]
     most = max((count for count, _ in said), default=0)
     return next((c for count, c in said if count == most), None) if most else None
@@ -783,7 +785,7 @@ def _names_a_referred_case(question: str, best: Candidate) -> bool:
     wirbt"), which the answer shows beside it."""
     own = best.terms | best.header_terms
     return any(
-        coverage(w, own, best.lemmas) < COVERED and coverage(w, best.referred_terms) >= COVERED
+        coverage(w, own, best.lemmas) < COVERED and coverage(w, best.referred_terms | best.case_terms) >= COVERED
         for w in question_words(question)
         if w.key and not w.number
     )

@@ -244,6 +244,7 @@ class Candidate:
     absatz: str | None = None  # the number of the statute paragraph it stands in („2" under „(2) …"), where known
     item: str | None = None  # the number of the numbered list item it reads („1" for „1. entgegen § 7 …")
     referred_terms: frozenset[str] = field(default_factory=frozenset)  # the terms of its ``referred`` sentences
+    case_terms: frozenset[str] = field(default_factory=frozenset)  # … and of its ``applied_cases``
     negated_terms: frozenset[str] = field(default_factory=frozenset)  # said only as absent („ohne Kantine")
     bound_terms: frozenset[str] = field(default_factory=frozenset)  # said only as a bound („nach der Probezeit")
     framed_terms: frozenset[str] = field(default_factory=frozenset)  # … or as the time of a case („in der Probezeit")
@@ -573,7 +574,14 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
             terms = frozenset().union(*(c.terms for c in paragraph))
             found += [replace(c, paragraph_terms=terms, paragraph=number) for c in paragraph]
     blocks = by_block(found)
-    return [replace(c, referred_terms=frozenset().union(*(r.terms for r in referred(c, blocks)))) for c in found]
+    return [
+        replace(
+            c,
+            referred_terms=frozenset().union(*(r.terms for r in referred(c, blocks))),
+            case_terms=frozenset().union(*(r.terms for r in applied_cases(c, blocks))),
+        )
+        for c in found
+    ]
 
 
 def by_block(found: Sequence[Candidate]) -> dict[str, list[Candidate]]:
@@ -593,8 +601,14 @@ def referred(candidate: Candidate, blocks: Mapping[str, Sequence[Candidate]]) ->
         lemma = analyze(noun)[:1]
         for ref in referenced_ids(provisions, candidate.hit.entry_id, blocks) if lemma else []:
             found += [c for c in blocks[ref] if lemma[0] in c.terms and c not in found]
-    # „Die Ordnungswidrigkeit kann in den Fällen des Absatzes 1 Nummer 1 mit einer Geldbuße bis zu dreihunderttausend
-    # Euro … geahndet werden": the item of its own provision says which cases („… mit einem Telefonanruf … wirbt")
+    return found
+
+
+def applied_cases(candidate: Candidate, blocks: Mapping[str, Sequence[Candidate]]) -> list[Candidate]:
+    """The sentences of its own provision whose cases the candidate applies to by their paragraph or item: „Die
+    Ordnungswidrigkeit kann in den Fällen des Absatzes 1 Nummer 1 mit einer Geldbuße bis zu dreihunderttausend Euro
+    … geahndet werden" → Absatz 1 Nummer 1, „Ordnungswidrig handelt, wer … mit einem Telefonanruf … wirbt"."""
+    found: list[Candidate] = []
     for absatz, items in cases_by_paragraph(candidate.text):
         found += [
             c
@@ -934,12 +948,16 @@ def rank(
         unsaid = (law_words - laws) | by_reference | bound
         terms, lemmas = terms - by_reference, lemmas - by_reference
         # a key word the sentence names by a provision is said by it („Ansprüche aus § 8" → Unterlassungsanspruch)
-        besides = [candidate.header_terms, candidate.referred_terms, laws]
+        # … and so is one the cases it applies to say („in den Fällen des Absatzes 1 Nummer 1"), though it ranks as one
+        # of its paragraph: the sentence is about what holds in them, not about what they are
+        besides = [candidate.header_terms, candidate.referred_terms, candidate.case_terms, laws]
         lexical = matched = 0.0
         for word in words:
             own = coverage(word, terms, lemmas)
             header = 1.0 if word.terms[0] in laws else HEADER_RANK_SHARE * coverage(word, candidate.header_terms)
-            paragraph = PARAGRAPH_RANK_SHARE * coverage(word, candidate.paragraph_terms - bound)
+            paragraph = PARAGRAPH_RANK_SHARE * coverage(
+                word, (candidate.paragraph_terms - bound) | candidate.case_terms
+            )
             referring = coverage(word, candidate.referred_terms) if word.key and word.terms[0] not in unsaid else 0.0
             lexical += weights[word.terms[0]] * max(own, header, paragraph, referring)
             matched += own

@@ -2006,7 +2006,7 @@ def test_a_case_named_by_an_item_of_the_own_provision_is_covered_and_shown() -> 
     # asked about the other case, the sentence shows the item of Nummer 2
     record = "Welches Bußgeld droht, wenn eine Einwilligung nicht aufbewahrt wird?"
     evidence, _, follow_up, _ = _choose(record, rank(record, candidates([UWG_FINES]), None), survey=False)
-    assert follow_up is None and [c.item for c in evidence] == [None, "2"]
+    assert follow_up is None and sorted(str(c.item) for c in evidence) == ["2", "None"]
 
 
 def test_a_case_the_question_names_is_covered_by_the_list_of_the_provision_referred_to() -> None:
