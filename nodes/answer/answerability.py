@@ -437,12 +437,12 @@ def _resolving(best: Candidate, ranked: Sequence[Candidate], words: Sequence[Que
     named = frozenset(t for noun, _ in named_by_reference(best.text) for t in analyze(noun))
     unsaid = best.terms | best.header_terms
     wanted = [w for w in keys if coverage(w, named) > 0 or coverage(w, unsaid) < COVERED]
-    # the one that says most of them: of the items a fine refers to, the case asked about
+    # the one that says most of them (of the items a fine refers to, the case asked about), the best ranked of those
     blocks = by_block(ranked)
     found = referred(best, blocks) + applied_cases(best, blocks)
     said = [(sum(coverage(w, c.terms, c.lemmas) >= COVERED for w in wanted), c) for c in found]
     most = max((count for count, _ in said), default=0)
-    return next((c for count, c in said if count == most), None) if most else None
+    return max((c for count, c in said if count == most), key=lambda c: c.score) if most else None
 
 
 def _other_cases(best: Candidate, peers: Sequence[Candidate], dimension: Dimension) -> list[Candidate]:
