@@ -2043,6 +2043,11 @@ def test_a_lead_time_does_not_answer_how_many_days_one_may_take() -> None:
     assert ranked[0].text.startswith("Die Ankündigung") and ranked[0].gives_type
 
 
+def _chosen(block: Hit, *questions: str) -> dict[str, list[str]]:
+    """The sentences chosen from the one block for each question."""
+    return {q: [c.text for c in _choose(q, rank(q, candidates([block]), None), survey=False)[0]] for q in questions}
+
+
 def test_a_length_given_by_the_event_that_ends_it_answers_how_long() -> None:
     """„Wie lange dauert die Elternzeit?" was answered with the part-time hours during it and the notice before it;
     „bis zur Vollendung des dritten Lebensjahres" gives its length by the event that ends it."""
@@ -2052,10 +2057,9 @@ def test_a_length_given_by_the_event_that_ends_it_answers_how_long() -> None:
         "Elternzeit muss spätestens sieben Wochen vor Beginn schriftlich bei der Personalabteilung angemeldet werden. "
         "Während der Elternzeit ist eine Teilzeitbeschäftigung von bis zu 32 Wochenstunden möglich.",
     )
-    chosen = {
-        question: [c.text for c in _choose(question, rank(question, candidates([leave]), None), survey=False)[0]]
-        for question in ("Wie lange dauert die Elternzeit?", "Wie viele Stunden darf ich in der Elternzeit arbeiten?")
-    }
+    chosen = _chosen(
+        leave, "Wie lange dauert die Elternzeit?", "Wie viele Stunden darf ich in der Elternzeit arbeiten?"
+    )
     assert chosen == {
         "Wie lange dauert die Elternzeit?": [
             "Jeder Elternteil kann bis zur Vollendung des dritten Lebensjahres eines Kindes Elternzeit nehmen."
@@ -2197,10 +2201,7 @@ def test_a_period_named_only_as_the_time_of_something_else_does_not_answer_for_t
         "## Auf einen Blick\n\n- Probezeit: 6 Monate\n- Kündigungsfrist in der Probezeit: 2 Wochen\n\n"
         "Nach der Probezeit beträgt die Kündigungsfrist einen Monat.",
     )
-    chosen = {
-        question: [c.text for c in _choose(question, rank(question, candidates([facts]), None), survey=False)[0]]
-        for question in ("Wie lange ist die Probezeit?", "Wie lange ist die Kündigungsfrist in der Probezeit?")
-    }
+    chosen = _chosen(facts, "Wie lange ist die Probezeit?", "Wie lange ist die Kündigungsfrist in der Probezeit?")
     assert chosen == {
         "Wie lange ist die Probezeit?": ["Probezeit: 6 Monate."],
         "Wie lange ist die Kündigungsfrist in der Probezeit?": ["Kündigungsfrist in der Probezeit: 2 Wochen."],
