@@ -432,7 +432,8 @@ def _resolving(best: Candidate, ranked: Sequence[Candidate], words: Sequence[Que
     """The sentence of a provision in context that says a key word the best sentence names only by that provision:
     as the noun it names („Beschäftigte dürfen nicht wegen eines in § 1 genannten Grundes benachteiligt werden" for
     „Gründe"; AGG §1: „… Benachteiligungen aus Gründen der Rasse …") or not at all („Die Ansprüche aus den §§ 8, 9 …
-    verjähren in sechs Monaten." for „Unterlassungsansprüche"; UWG §8: „Der Anspruch auf Unterlassung …")."""
+    verjähren in sechs Monaten." for „Unterlassungsansprüche"; UWG §8: „Der Anspruch auf Unterlassung …"), or by
+    the number of a case of its own provision („in den Fällen des Absatzes 1 Nummer 1" for „Werbeanrufe")."""
     keys = [w for w in words if w.key and not w.number]
     named = frozenset(t for noun, _ in named_by_reference(best.text) for t in analyze(noun))
     unsaid = best.terms | best.header_terms
