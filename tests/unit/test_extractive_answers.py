@@ -1991,7 +1991,7 @@ UWG_FINES = hit(
 def test_a_case_named_by_an_item_of_the_own_provision_is_covered_and_shown() -> None:
     """„in den Fällen des Absatzes 1 Nummer 1 … bis zu dreihunderttausend Euro" says the fine for the calls that
     Absatz 1 Nummer 1 describes: it covers „Werbeanrufe" through that item, answers without asking which case is
-    meant, and shows the item beside it. A sentence that only names another provision's paragraph does not."""
+    meant, and shows the item beside it (what counts as such a case: ``test_text_references``)."""
     question = "Wie hoch kann das Bußgeld für unerlaubte Werbeanrufe sein?"
     ranked = rank(question, candidates([UWG_FINES]), None)
     assert ranked[0].text.startswith("Die Ordnungswidrigkeit kann in den Fällen des Absatzes 1 Nummer 1")
