@@ -64,7 +64,7 @@ regenerate: $(STAMP)
 	$(BIN)/python -m tests.graph.topology
 	$(BIN)/python -m evals.cli_reference
 
-## Rebuild the shipped German synonym sets (stores/text/synonyms_de.txt.gz) from OpenThesaurus (Debian mythes-de).
+## Rebuild the shipped German synonym sets and broader terms (stores/text/*_de.txt.gz) from OpenThesaurus (Debian mythes-de).
 MYTHES := /usr/share/mythes/th_de_DE_v2.dat
 $(MYTHES):
 	apt-get update

