@@ -98,10 +98,14 @@ _LINK: Final = regex.compile(r"(?P<image>\s*!)?\[(?P<text>[^\[\]]*)\]\((?P<url>[
 _NEGATED: Final = regex.compile(r"\b(?:ohne|kein(?:e|en|em|er|es)?)\s+(?:\p{Ll}+\s+)?(\p{Lu}[\p{L}-]*)")
 # A period named as the time of the case („in der Probezeit", „während der Elternzeit"), and one named only as its
 # bound („nach der Probezeit", „vor Ablauf der Kündigungsfrist"): a sentence on the time after it says nothing of it.
+# Whatever has an „Ablauf", „Ende" or „Beginn" is a period („nach Ablauf der Entgeltfortzahlung") — but for a span
+# of the calendar („nach Ende des Urlaubsjahres"), the time a case is counted in rather than a matter of its own.
 _PERIOD: Final = r"(\p{Lu}[\p{L}-]*(?:zeit|frist|phase)(?:en)?)\b"
+_RUNNING_OUT: Final = r"(\p{Lu}[\p{L}-]*+)(?<!jahr|jahres|jahrs|monat|monats|quartal|quartals|woche|tag|tages|tags)\b"
 _DURING: Final = regex.compile(rf"\b(?:in|während|innerhalb)\s+(?:der|des|dem)\s+{_PERIOD}", regex.IGNORECASE)
 _BOUND: Final = regex.compile(
-    rf"\b(?:nach|vor)\s+(?:(?:Ablauf|Ende|Beginn)\s+)?(?:der|des|dem)\s+{_PERIOD}", regex.IGNORECASE
+    rf"\b(?:nach|vor)\s+(?:(?:Ablauf|Ende|Beginn)\s+(?:der|des|dem)\s+{_RUNNING_OUT}|(?:der|des|dem)\s+{_PERIOD})",
+    regex.IGNORECASE,
 )
 # A law's short name of word beginnings (``ProdHaftG``, ``HeilMWerbG``, ``MPBetreibV``) in a block's id or title.
 # ``ProdHaftG``; or capitals only, four or more, ending in the kind of act (``MPDG``, ``BDSG``, ``MPBetreibV``)
@@ -712,7 +716,8 @@ def periods_during(question: str) -> frozenset[str]:
 
 def _named_only(phrase: regex.Pattern[str], text: str) -> frozenset[str]:
     """The terms of the nouns the text names only within ``phrase``, nowhere else."""
-    found = frozenset(t for match in phrase.finditer(text) for t in analyze(match.group(1)))
+    nouns = (next(g for g in match.groups() if g) for match in phrase.finditer(text))
+    found = frozenset(t for noun in nouns for t in analyze(noun))
     return found - frozenset(analyze(phrase.sub(" ", text))) if found else found
 
 

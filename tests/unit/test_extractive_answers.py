@@ -2237,3 +2237,23 @@ def test_a_word_the_kb_names_itself_is_not_said_by_its_class() -> None:
     agg = hit("AGG §1", "Ziel des Gesetzes ist, Benachteiligungen zu verhindern.", title="AGG § 1 Ziel")
     [law] = named_by_kb(question_words("Was will das AGG?"), candidates([agg]))
     assert law.word == "AGG" and not law.by_class
+
+
+def test_a_sentence_on_the_time_after_anything_that_runs_out_says_nothing_of_it() -> None:
+    """Whatever has an „Ablauf" is a period: „Nach Ablauf der Entgeltfortzahlung …" is about the time after it, so
+    asked how long the Lohnfortzahlung runs, the sentence that gives its length answers."""
+    after = hit("lb-krk-03", "Nach Ablauf der Entgeltfortzahlung zahlt die Firma bis zu zwei Jahre einen Zuschuss.")
+    length = hit(
+        "lb-krk-02",
+        "Bei Arbeitsunfähigkeit wird das Entgelt bis zur Dauer von 6 Wochen weitergezahlt.",
+        title="Entgeltfortzahlung im Krankheitsfall",
+        rank=2,
+    )
+    question = "Wie lange läuft die Lohnfortzahlung?"
+    ranked = rank(question, candidates([after, length]), None)
+    assert next(c for c in ranked if c.hit.entry_id == "lb-krk-03").bound_terms >= {"entgeltfortzahlung"}
+    evidence, _, _, _ = _choose(question, ranked, survey=False)
+    assert [c.hit.entry_id for c in evidence] == ["lb-krk-02"]
+    # a span of the calendar is the time a case is counted in: „… nach Ende des Urlaubsjahres" still says „Jahr"
+    kept = candidates([hit("lb-url-02", "Der Urlaub bleibt bis zu 15 Monate nach Ende des Urlaubsjahres erhalten.")])
+    assert kept[0].bound_terms == frozenset()
