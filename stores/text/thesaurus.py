@@ -6,6 +6,8 @@ Both come from OpenThesaurus (www.openthesaurus.de, LGPL-2.1; see ``synonyms_de.
 and ``broader_de.txt.gz`` (a lemma, then its broader terms), written as the analyzer's lemmas. A user asks in
 everyday words („Krankschreibung", „Gehalt") what a KB states in its own („Arbeitsunfähigkeitsbescheinigung",
 „Entgelt"), and about their own case („Mein Kind hat Grippe") what a KB states for the class („erkrankt").
+The classes of family words („Sohn" → „Kind", „Mutter" → „Elternteil"), which OpenThesaurus lacks, are written by
+hand in ``kinship_de.txt``.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
-from stores.vector.analyzer import ANALYZER_VERSION
+from stores.vector.analyzer import ANALYZER_VERSION, analyze
 
 SYNONYMS_FILE: Final = Path(__file__).with_name("synonyms_de.txt.gz")
 BROADER_FILE: Final = Path(__file__).with_name("broader_de.txt.gz")
+KINSHIP_FILE: Final = Path(__file__).with_name("kinship_de.txt")
 HEADER_PREFIX: Final = "# analyzer="
 
 
@@ -33,8 +36,9 @@ def synonyms(lemma: str) -> frozenset[str]:
 
 
 def broader(lemma: str) -> frozenset[str]:
-    """The lemmas of the broader terms of ``lemma`` (``grippe`` → erkrankung, krankheit, …); empty where it has none."""
-    return _broader_index(BROADER_FILE).get(lemma, frozenset())
+    """The lemmas of the broader terms of ``lemma`` (``grippe`` → erkrankung, krankheit, …; ``sohn`` → kind, …); empty
+    where it has none."""
+    return _broader_index(BROADER_FILE).get(lemma, frozenset()) | _kinship_index(KINSHIP_FILE).get(lemma, frozenset())
 
 
 @lru_cache(maxsize=2)
@@ -49,6 +53,21 @@ def _index(path: Path) -> dict[str, frozenset[str]]:
 @lru_cache(maxsize=2)
 def _broader_index(path: Path) -> dict[str, frozenset[str]]:
     return {lemma: frozenset(terms) for lemma, *terms in _lines(path)}
+
+
+@lru_cache(maxsize=2)
+def _kinship_index(path: Path) -> dict[str, frozenset[str]]:
+    """The hand-written classes of family words (``Sohn: Kind, Angehöriger``), as the analyzer's lemmas."""
+    found = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            word, classes = line.split(":")
+            found[_lemma(word)] = frozenset(_lemma(c) for c in classes.split(","))
+    return found
+
+
+def _lemma(word: str) -> str:
+    return analyze(word.strip())[0]
 
 
 def _lines(path: Path) -> Iterator[list[str]]:

@@ -33,6 +33,8 @@ def test_the_shipped_sets_know_everyday_and_official_words_alike() -> None:
     assert synonyms("nichtswort") == frozenset()
     assert {"erkrankung", "krankheit"} <= broader("grippe") and "telefon" in broader("handy")
     assert "person" not in broader("chef") and broader("nichtswort") == frozenset()
+    # the hand-written classes of family words
+    assert {"kind", "angehoriger"} <= broader("tochter") and {"elternteil", "angehoriger"} <= broader("mutter")
 
 
 def test_a_build_keeps_nouns_of_one_meaning_and_drops_the_rest(tmp_path: Path) -> None:
