@@ -21,6 +21,7 @@ from typing import Final
 import regex
 
 from nodes.shared.citations import VALUE_LEAD, number_forms
+from stores.text.thesaurus import broader
 from stores.vector.analyzer import analyze
 
 _UNITS: Final = {
@@ -52,6 +53,8 @@ _PERCENT: Final = frozenset({"%", "prozent"})
 _FRACTIONS: Final = {"halfte": 2, "drittel": 3, "viertel": 4, "funftel": 5, "sechstel": 6, "achtel": 8, "zehntel": 10}
 _EURO: Final = frozenset({"€", "euro", "eur"})
 _AGE_VERBS: Final = frozenset("sein bin ist bist sind seid werden werde wird wirst alt".split())
+_PERSONAL_PRONOUNS: Final = frozenset("ich du er sie wir ihr".split())
+_RELATIVE: Final = "angehoriger"  # the class of every family word („Sohn", „Mutter"; see stores.text.thesaurus)
 # A number after these names a provision or a list item, not a quantity ("§ 38", "Absatz 2").
 _REFERENCES: Final = frozenset(
     """§ §§ art artikel artikels abs absatz absatzes absätze absätzen nr nummer nummern satz satzes buchst buchstabe
@@ -164,8 +167,8 @@ def _quantity_at(text: str, tokens: list[_Token], i: int) -> Quantity | None:
     after = [t.text for t in tokens[i + 1 : i + 4]]
     if token.text[0].isdigit():
         digits = regex.sub(r"[ \u00a0\u202f]", "", token.text)
-        # "3. März", "18. Lebensjahr"; "2.000." ends a sentence with a number
-        if after[:1] == ["."] and len(after) > 1 and digits.isdigit():
+        # "3. März", "18. Lebensjahr"; "2.000." ends a sentence with a number, so does an age („Mein Vater wird 70.")
+        if after[:1] == ["."] and len(after) > 1 and digits.isdigit() and not _aged(tokens, i):
             month = _MONTH_NUMBERS.get(after[1].casefold())
             if month is not None:
                 return Quantity(_span(text, token, tokens[i + 2]), frozenset({f"{month}-{int(digits)}"}), "date")
@@ -211,8 +214,8 @@ def _counted(
     unit_word = unit_token.text if unit_token is not None else ""
     of_people = i >= 2 and tokens[i - 1].text.casefold() in _AGE_BOUNDS and _lemma(tokens[i - 2].text) in _AGED
     if unit_token is None or not (unit_word[:1].isupper() or unit_word in ("%", "€")):
-        if of_people and not ordinal and _within_age(forms):
-            return Quantity(number.text, forms, "age")  # "Kinder unter 16"
+        if (of_people or _aged(tokens, i)) and not ordinal and _within_age(forms):
+            return Quantity(number.text, forms, "age")  # "Kinder unter 16", "Mein Sohn ist 13"
         if isinstance(value, str) and _YEAR.match(value) and not ordinal:
             return Quantity(number.text, forms, "year")
         return None
@@ -246,6 +249,17 @@ def _counted(
     if not head:
         return None
     return Quantity(surface, forms, f"ordinal:{duration[2] if duration else head}" if ordinal else head, noun=lemma)
+
+
+def _aged(tokens: list[_Token], i: int) -> bool:
+    """A bare number that a person is: „Mein Sohn ist 13", „ich bin 30", „Meine Tochter wird 12"."""
+    if i < 2 or tokens[i - 1].text.casefold() not in _AGE_VERBS:
+        return False
+    subject = tokens[i - 2].text
+    lemma = _lemma(subject)
+    return subject.casefold() in _PERSONAL_PRONOUNS or (
+        subject[:1].isupper() and (lemma in _AGED or _RELATIVE in broader(lemma))
+    )
 
 
 def _lemma(word: str) -> str:
@@ -433,8 +447,8 @@ def first_premise_conflict(
 
     A sentence contradicts an asked quantity when it gives a value of the same unit that agrees with nothing
     the question asks, and states the asked value nowhere. An asked quantity that some of the sentences
-    confirm is no premise ("3 Tage" in "18 Urlaubstage bei 3 Tagen pro Woche"), nor is the asker's case in a
-    question asking for a value (``asker_case``). Sentences after the first
+    confirm is no premise ("3 Tage" in "18 Urlaubstage bei 3 Tagen pro Woche"), nor is an age a bound holds, nor the
+    asker's case in a question asking for a value (``asker_case``). Sentences after the first
     ``close`` ones contradict, and confirm, only with a value of the very noun asked about (or an age, head count,
     amount): „spätestens einen Monat" for other dates further down leaves „vier Wochen" open.
     """
@@ -445,7 +459,13 @@ def first_premise_conflict(
         for a in asked
         if not asker_case(question, a)
         and not any(
-            (a.agrees(q) or bound_case(question, a, sentences[index], q) is True)
+            (
+                a.agrees(q)
+                or bound_case(question, a, sentences[index], q) is True
+                # a person's age inside a bound is a case of it („Mein Kind ist 8" under „Kinder unter 12 Jahren");
+                # an amount inside one is claimed („Der Zuschuss ist 100 €" under „bis zu 150 €")
+                or (a.unit == "age" and held_by(question, a, sentences[index], q))
+            )
             and (close is None or index < close or q.noun == a.noun)
             for index, found in enumerate(stated)
             for q in found

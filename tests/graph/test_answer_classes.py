@@ -29,3 +29,29 @@ def test_a_sick_child_s_flu_is_answered_by_the_rule_for_a_sick_child(services: S
     assert out["bucket"] in ("delivered", "human_review")
     text = out["answer"] if out["bucket"] == "delivered" else out["draft"]
     assert "Erkrankt ein Kind unter 12 Jahren" in text and cited_ids(text) == ["lb-krk-04"]
+
+
+@pytest.mark.parametrize(
+    ("question", "entry"),
+    [
+        ("Meine Tochter ist krank. Kann ich freigestellt werden?", "lb-krk-04"),
+        ("Meine Mutter muss gepflegt werden. Wie viele Tage kann ich fehlen?", "lb-pfl-01"),
+    ],
+)
+def test_a_family_member_is_answered_by_the_rule_for_its_class(
+    services: StaticServices, question: str, entry: str
+) -> None:
+    """A daughter is a „Kind", a mother one of the „nahen Angehörigen": classes OpenThesaurus does not give."""
+    graph = build_answer_graph(services).compile()
+    out = graph.invoke({"question": question}, context=AnswerContext(kb_id="demo", provider="extractive"))
+    assert out["bucket"] == "delivered" and cited_ids(out["answer"]) == [entry]
+
+
+def test_an_age_outside_the_rule_s_bound_is_corrected_and_one_inside_is_not(services: StaticServices) -> None:
+    graph = build_answer_graph(services).compile()
+    context = AnswerContext(kb_id="demo", provider="extractive")
+    older = graph.invoke({"question": "Mein Kind ist 15 Jahre alt und krank. Bekomme ich frei?"}, context=context)
+    younger = graph.invoke({"question": "Mein Kind ist 8 Jahre alt und krank. Bekomme ich frei?"}, context=context)
+    assert older["bucket"] == younger["bucket"] == "delivered"
+    assert older["answer"].startswith("Laut Wissensbasis nicht 15 Jahre alt, sondern unter 12 Jahren [lb-krk-04].")
+    assert younger["answer"].startswith("Erkrankt ein Kind unter 12 Jahren") and "Laut" not in younger["answer"]

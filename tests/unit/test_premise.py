@@ -118,6 +118,11 @@ def premise_conflict(question: str, sentence: str) -> PremiseConflict | None:
         ("einen Datenschutzbeauftragten benennen", []),
         ("bei einer Fünftagewoche", []),
         ("Der Zuschuss beträgt 2.000. Weitere Leistungen gibt es nicht.", []),  # no ordinal, no crash
+        # what a person is, in bare numbers
+        ("Mein Sohn ist 13 und hat Grippe", [("13", "age", "13")]),
+        ("Ich bin 30 und krank.", [("30", "age", "30")]),
+        ("Mein Vater wird 70. Bekomme ich frei?", [("70", "age", "70")]),
+        ("Das Ergebnis ist 13 und falsch.", []),
         # shares compare by value, with the article as one
         ("mit der Mehrheit von zwei Dritteln", [("zwei Dritteln", "share", "0.6667")]),
         ("auf Antrag eines Viertels seiner Mitglieder", [("eines Viertels", "share", "0.2500")]),
@@ -190,6 +195,11 @@ def test_no_premise_where_the_sentence_agrees_or_says_nothing_of_that_kind(quest
         ("Brauche ich ein Attest, wenn ich einen Tag krank bin?",
          "Dauert die Arbeitsunfähigkeit länger als drei Kalendertage, ist eine Bescheinigung vorzulegen.", False),
         ("Bekomme ich den Zuschuss, falls die Kita 120 € kostet?", "Gezahlt werden bis zu 150 € monatlich.", False),
+        # a person's age: a case of the bound inside it, a premise outside
+        ("Mein Kind ist 8 Jahre alt und krank. Bekomme ich frei?",
+         "Erkrankt ein Kind unter 12 Jahren, können Beschäftigte freigestellt werden.", False),
+        ("Mein Sohn ist 13 und hat Grippe, darf ich zu Hause bleiben?",
+         "Erkrankt ein Kind unter 12 Jahren, können Beschäftigte freigestellt werden.", True),
         # a bound the question states, a value it claims, or a case against a plain value: a premise
         ("Muss ich ab 25 Beschäftigten einen Beauftragten benennen?",
          "Sie benennen einen Beauftragten, soweit sie mindestens 20 Personen beschäftigen.", True),
