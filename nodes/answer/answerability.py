@@ -170,7 +170,7 @@ def assess_answerability(
     # the ranking leaves the units of the question's values out (``question_words``); the answer's key coverage
     # counts everything the question says, so an answer in the question's own unit covers more of it
     words = named_by_kb(question_words(question, with_units=True), found)
-    ranked = _matter_first(rank(question, found, services.embedder), words)
+    ranked = _which_named_first(_matter_first(rank(question, found, services.embedder), words), words, question)
     parts = question_parts(question)
     by_part = [rank(text, found, services.embedder, part) for text, part in parts] if len(parts) > 1 else []
     survey = state.get("question_type") == "survey"
@@ -570,6 +570,17 @@ def _matter_first(ranked: list[Candidate], words: Sequence[QuestionWord]) -> lis
     best = ranked[0]
     about = next((c for c in ranked[1:MAX_SENTENCES] if c.covered_keys - asked and c.score >= TIED * best.score), None)
     return ranked if about is None else [about, *(c for c in ranked if c is not about)]
+
+
+def _which_named_first(ranked: list[Candidate], words: Sequence[QuestionWord], question: str) -> list[Candidate]:
+    """A „Welche …?" question asks to name one of its noun („In welcher Sprache …?"): where the best sentence does
+    not say that noun, a sentence nearly as good that says it leads („… in deutscher oder englischer Sprache")."""
+    which = which_asked(question) & {w.terms[0] for w in words if w.key}
+    if not ranked or not which or which & ranked[0].said_keys:
+        return ranked
+    best = ranked[0]
+    named = next((c for c in ranked[1:MAX_SENTENCES] if which <= c.said_keys and c.score >= TIED * best.score), None)
+    return ranked if named is None else [named, *(c for c in ranked if c is not named)]
 
 
 def _asked_units(words: Sequence[QuestionWord]) -> set[str]:

