@@ -180,13 +180,12 @@ def assess_answerability(
         question, ranked, survey=survey, parts=by_part, cosine_within=within
     )
     keys = [w for w in words if w.key and not w.number]
-    said = [t for c in evidence for t in (c.header_terms, c.referred_terms, c.case_terms, c.named_laws)]
+    said = [t for c in evidence for t in (c.referred_terms, c.case_terms, c.named_laws)]
     # a law the question names that none of the chosen sentences belongs to is not said by them (nor what a
     # „Welche …?" asks, where each names it only by a provision)
     unsaid = frozenset.intersection(*(c.unsaid for c in evidence)) if evidence else frozenset()
-    covered = key_coverage(
-        words, word_weights(words, found), said, uncovered=unsaid, sentences=[(c.terms, c.lemmas) for c in evidence]
-    )
+    sentences = [pair for c in evidence for pair in ((c.terms, c.lemmas), (c.header_terms, c.header_lemmas))]
+    covered = key_coverage(words, word_weights(words, found), said, uncovered=unsaid, sentences=sentences)
     best = ranked[0] if ranked else None
     # a block declared in conflict with the best one is no rival: the answer shows both sides
     sides = {i for k in state.get("conflicts", []) if best and best.hit.entry_id in k.ids for i in k.ids}

@@ -255,6 +255,7 @@ class Candidate:
     bound_terms: frozenset[str] = field(default_factory=frozenset)  # said only as a bound („nach der Probezeit")
     framed_terms: frozenset[str] = field(default_factory=frozenset)  # … or as the time of a case („in der Probezeit")
     named_laws: frozenset[str] = field(default_factory=frozenset)  # question words that name its law in full
+    header_lemmas: frozenset[str] | None = None  # the header's words of their own (None: read its terms as such)
     # key words it covers in form only: another law of the hits, or what a „Welche …?" asks named by a provision
     unsaid: frozenset[str] = field(default_factory=frozenset)
     lexical: float = 0.0
@@ -449,8 +450,9 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
     # einem Telefonanruf"
     if parts and all(p in available or any(_same_stem(p, t) for t in available) for p in parts):
         stem = SAME_STEM
-    if _said_otherwise(lemma, parts, available):
-        stem = SYNONYM
+    otherwise = _said_otherwise(lemma, parts, available, said)
+    if otherwise:
+        stem = max(stem, otherwise)
     elif not stem and _synonym_derived(lemma, available):
         stem = SAME_STEM
     elif not stem and word.by_class and _broader_said(lemma, said):
@@ -480,18 +482,24 @@ def _general_head_modifiers(lemma: str) -> frozenset[str]:
     )
 
 
-def _said_otherwise(lemma: str, parts: Sequence[str], available: frozenset[str]) -> bool:
-    """A synonym of the word is available (``Gehalt`` ← ``Entgelt``), or of a compound's modifiers with its head
-    said as it is (``Lohnfortzahlung`` ← ``Entgeltfortzahlung``): a head in other words is another thing more
-    often than not (``Nichteinstellung`` is no ``Unterbrechung``, though ``Einstellung`` can mean one)."""
+def _said_otherwise(lemma: str, parts: Sequence[str], available: frozenset[str], said: frozenset[str]) -> float:
+    """How well the word is said in other words: ``SYNONYM`` for a synonym said as a word (``Gehalt`` ← ``Entgelt``),
+    or of a compound's modifiers with its head said as it is (``Lohnfortzahlung`` ← ``Entgeltfortzahlung``); a head
+    in other words is another thing more often than not (``Nichteinstellung`` is no ``Unterbrechung``, though
+    ``Einstellung`` can mean one). A synonym inside a longer compound says the word as little as the word itself
+    would there (``Zeugnis`` ← „Anerkennungsbescheinigung"): ``FOUND_IN_COMPOUND``."""
     if lemma in GENERIC_TERMS:  # „Zeit" said otherwise is anything from „Dauer" to „Epoche"
-        return False
-    if not synonyms(lemma).isdisjoint(available):
-        return True
+        return 0.0
+    found = synonyms(lemma)
+    if not found.isdisjoint(said):
+        return SYNONYM
+    if not found.isdisjoint(available):
+        return FOUND_IN_COMPOUND
     if not parts or parts[-1] not in available:
-        return False
+        return 0.0
     # a general modifier must be said itself too
-    return all(p in available or (p not in GENERIC_TERMS and not synonyms(p).isdisjoint(available)) for p in parts)
+    modifiers = all(p in available or (p not in GENERIC_TERMS and not synonyms(p).isdisjoint(available)) for p in parts)
+    return SYNONYM if modifiers else 0.0
 
 
 def _synonym_derived(lemma: str, available: frozenset[str]) -> bool:
@@ -566,7 +574,8 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
     """Every whole sentence of the blocks; list items read with their lead-in, fragments and titles dropped."""
     found: list[Candidate] = []
     for hit in hits:
-        header = frozenset(analyze(f"{hit.title} {hit.section} {hit.entry_id} {hit.work}"))
+        header_text = f"{hit.title} {hit.section} {hit.entry_id} {hit.work}"
+        header, header_lemmas = frozenset(analyze(header_text)), _lemmas(header_text)
         names = short_names(f"{hit.entry_id} {hit.title}")
         earlier: list[str | None] = []  # the block's units so far; None where one is no whole sentence
         paragraphs: list[list[Candidate]] = [[]]
@@ -597,6 +606,7 @@ def candidates(hits: Sequence[Hit]) -> list[Candidate]:
                     negated_terms=negated_terms(body),
                     bound_terms=_named_only(_BOUND, body),
                     framed_terms=_named_only(_DURING, body),
+                    header_lemmas=header_lemmas,
                 )
             )
         for number, paragraph in enumerate(paragraphs):
@@ -980,7 +990,9 @@ def rank(
         # a key word the sentence names by a provision is said by it („Ansprüche aus § 8" → Unterlassungsanspruch)
         # … and so is one the cases it applies to say („in den Fällen des Absatzes 1 Nummer 1"), though it ranks as one
         # of its paragraph: the sentence is about what holds in them, not about what they are
-        besides = [candidate.header_terms, candidate.referred_terms, candidate.case_terms, laws]
+        # the header counts with its words of their own: „Elternzeit" names no „Eltern", so no „Elterngeld"
+        besides = [candidate.referred_terms, candidate.case_terms, laws]
+        header_words = (candidate.header_terms, candidate.header_lemmas)
         lexical = matched = 0.0
         for word in words:
             own = coverage(word, terms, lemmas)
@@ -998,13 +1010,16 @@ def rank(
             replace(
                 candidate,
                 lexical=lexical / total,
-                key_coverage=key_coverage(words, weights, besides, uncovered=unsaid, sentences=[(terms, lemmas)]),
+                key_coverage=key_coverage(
+                    words, weights, besides, uncovered=unsaid, sentences=[(terms, lemmas), header_words]
+                ),
                 covered_keys=frozenset(
                     w.terms[0]
                     for w in words
                     if w.key
                     and w.terms[0] not in unsaid
-                    and max(coverage(w, terms, lemmas), *(coverage(w, t) for t in besides)) >= COVERED
+                    and max(coverage(w, terms, lemmas), coverage(w, *header_words), *(coverage(w, t) for t in besides))
+                    >= COVERED
                 ),
                 said_keys=frozenset(w.terms[0] for w in said if w.key and w.terms[0] not in unsaid),
                 said_words=frozenset(w.terms[0] for w in said),
@@ -1131,10 +1146,10 @@ def key_coverage(
     available: Sequence[frozenset[str]],
     *,
     uncovered: frozenset[str] = frozenset(),
-    sentences: Sequence[tuple[frozenset[str], frozenset[str]]] = (),
+    sentences: Sequence[tuple[frozenset[str], frozenset[str] | None]] = (),
 ) -> float:
     """Weighted share of the question's key words (numbers aside) that some of the term sets cover — ``available``
-    (a header's, a reference's) or ``sentences`` (a sentence's terms with its words' lemmas, see ``coverage``); a
+    (a reference's) or ``sentences`` (a sentence's or header's terms with its words' lemmas, see ``coverage``); a
     word in ``uncovered`` (``Candidate.unsaid``: another law, a noun asked for but named by a provision) counts as
     not covered."""
     keys = [w for w in words if w.key and not w.number]

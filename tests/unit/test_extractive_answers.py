@@ -20,6 +20,7 @@ from nodes.answer.evidence import (
     BROADER,
     COMPOSED,
     COVERED,
+    FOUND_IN_COMPOUND,
     HEAD_ONLY,
     SAME_STEM,
     SYNONYM,
@@ -1485,11 +1486,27 @@ def test_a_question_in_everyday_words_is_covered_by_the_kb_s_words() -> None:
     assert _covered("Wie lange läuft die Lohnfortzahlung?", "Lohnfortzahlung", fortzahlung) == SYNONYM
     # a general word is never said otherwise: „Kohle" is slang for „Geld", but „Urlaubskohle" is no „Urlaubsgeld"
     assert "kohle" in synonyms("geld")
-    assert not _said_otherwise("urlaubsgeld", ["urlaub", "geld"], frozenset({"urlaub", "kohle"}))
-    assert not _said_otherwise("zeit", [], frozenset(synonyms("zeit")))
-    assert _said_otherwise("lohnfortzahlung", ["lohn", "fortzahlung"], frozenset({"entgelt", "fortzahlung"}))
+    said = frozenset({"urlaub", "kohle"})
+    assert not _said_otherwise("urlaubsgeld", ["urlaub", "geld"], said, said)
+    said = frozenset(synonyms("zeit"))
+    assert not _said_otherwise("zeit", [], said, said)
+    said = frozenset({"entgelt", "fortzahlung"})
+    assert _said_otherwise("lohnfortzahlung", ["lohn", "fortzahlung"], said, said) == SYNONYM
     assert "ende" in synonyms("einstellung")  # the head said otherwise: another thing
-    assert not _said_otherwise("nichteinstellung", ["nicht", "einstellung"], frozenset({"nicht", "ende"}))
+    said = frozenset({"nicht", "ende"})
+    assert not _said_otherwise("nichteinstellung", ["nicht", "einstellung"], said, said)
+
+
+def test_a_synonym_inside_a_longer_compound_covers_the_word_as_the_word_there_would() -> None:
+    """„Zeugnis" ← „Anerkennungsbescheinigung" had covered as a synonym (0.85), above „Arbeitszeugnis" (0.6): the
+    sentence on a Bildungsurlaub application outranked the one on the Arbeitszeugnis for „Bekomme ich ein Zeugnis,
+    wenn ich gehe?" on the demo KB."""
+    assert "bescheinigung" in synonyms("zeugnis")
+    question = "Bekomme ich ein Zeugnis, wenn ich gehe?"
+    application = "Der Antrag ist mit der Anerkennungsbescheinigung des Veranstalters einzureichen."
+    leaving = "Beim Ausscheiden erhalten Beschäftigte ein qualifiziertes Arbeitszeugnis."
+    assert _covered(question, "Zeugnis", application) == _covered(question, "Zeugnis", leaving) == FOUND_IN_COMPOUND
+    assert _covered(question, "Zeugnis", "Die Bescheinigung wird ausgestellt.") == SYNONYM
 
 
 def test_a_synonym_said_in_a_form_of_its_stem_covers_the_word() -> None:
@@ -2282,3 +2299,16 @@ def test_a_sentence_on_the_time_after_anything_that_runs_out_says_nothing_of_it(
     # a span of the calendar is the time a case is counted in: „… nach Ende des Urlaubsjahres" still says „Jahr"
     kept = candidates([hit("lb-url-02", "Der Urlaub bleibt bis zu 15 Monate nach Ende des Urlaubsjahres erhalten.")])
     assert kept[0].bound_terms == frozenset()
+
+
+def test_a_header_covers_a_word_with_its_words_of_their_own() -> None:
+    """„Wie viel Elterngeld bekomme ich?" was answered from the block „Elternzeit" (0.72 on the demo KB): its header
+    read the part „Eltern" as a word, which with the general head „Geld" made „Elterngeld"."""
+    question = "Wie viel Elterngeld bekomme ich?"
+    text = "Während der Elternzeit ist eine Teilzeitbeschäftigung von bis zu 32 Wochenstunden möglich."
+    best = rank(question, candidates([hit("lb-elt-01", text, title="Elternzeit")]), None)[0]
+    assert best.key_coverage == 0.0 and not best.covered_keys
+    # a header that names the word covers it
+    benefit = hit("x-2", "Der Antrag ist schriftlich zu stellen.", title="Elterngeld")
+    best = rank(question, candidates([benefit]), None)[0]
+    assert best.key_coverage == 1.0 and best.covered_keys == {"elterngeld"}
