@@ -298,12 +298,17 @@ def _choose(
     # variants answer the question in each case only where they cover it: a question that names more than they
     # say („… wenn eine Bank Auskunftsverlangen falsch behandelt?" beside three acts' fines) takes the usual path
     # and only where they say the same of it: sentences that each say a key word the other lacks answer a question
-    # that names both cases („als Schwerbehinderter bei einer Fünftagewoche"), together
+    # that names both cases („als Schwerbehinderter bei einer Fünftagewoche"), together; nor is one a variant that
+    # leaves out a question word the best one says („Urlaub" beside „unbezahlter Urlaub" for „Wie lange darf ich
+    # unbezahlten Urlaub nehmen?")
     variants = _unique(
         [
             c
             for c in peers
-            if c.score >= TIED * best.score and _same_matter(c, best) and c.covered_keys == best.covered_keys
+            if c.score >= TIED * best.score
+            and _same_matter(c, best)
+            and c.covered_keys == best.covered_keys
+            and best.said_words <= c.said_words
         ]
     )[:MAX_VARIANTS]
     variants = variants if best.key_coverage >= PARTIAL_COVERAGE else []

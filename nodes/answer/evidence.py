@@ -74,7 +74,19 @@ _WHICH_NOUN: Final = regex.compile(r"(?i:\bwelche[nmrs]?)\s+(?:\p{Ll}+\s+)?(\p{L
 _SENTENCE_END: Final = regex.compile(r"[.?!]")
 # an inflected adjective of a derivational suffix („rechtliche", „gesetzlichen", „kostenlose", „elektronischer")
 _ADJECTIVE: Final = regex.compile(r"(?:lich|isch|ig|bar|sam|haft|los)e[mnrs]?$")
+# the analyzer leaves an adjective's „-e" where it strips „-en" only: „unbezahlten" → unbezahlte, „unbezahlter" →
+# unbezahlt; „gesetzlichen" → gesetzliche, „gesetzliche" → gesetzlich (a participle's „-t" counts as a suffix too)
+_ADJECTIVE_LEMMA: Final = regex.compile(r"(?:lich|isch|ig|bar|sam|haft|los|t)e?$")
 _SUBJECTS: Final = frozenset("ich er sie es man wir du ihr Sie".split())
+# a strong verb names its deed with another vowel: with a prefix, „umziehen" is a „Umzug", „einsehen" an „Einsicht"
+_ABLAUT_NOUNS: Final = {
+    "ziehen": "zug", "treten": "tritt", "gehen": "gang", "fliegen": "flug", "schliessen": "schluss",
+    "fliessen": "fluss", "giessen": "guss", "brechen": "bruch", "sprechen": "spruch", "nehmen": "nahme",
+    "geben": "gabe", "greifen": "griff", "steigen": "stieg", "schreiben": "schrift", "fahren": "fahrt",
+    "kommen": "kunft", "stehen": "stand", "finden": "fund", "sehen": "sicht", "werfen": "wurf", "liegen": "lage",
+    "binden": "bund", "schneiden": "schnitt", "springen": "sprung", "schieben": "schub", "heben": "hub",
+    "zwingen": "zwang", "wachsen": "wuchs",
+}  # fmt: skip
 # … or before the article of its subject („Geht die Ausbildung schneller?"); „des" opens no subject
 _SUBJECT_ARTICLES: Final = frozenset(
     """der die das dem den ein eine einen einem einer mein meine meinen meinem meiner unser unsere unseren unserem
@@ -426,6 +438,8 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
     lemma, *parts = word.terms
     if lemma in available:
         return 1.0 if lemmas is None or lemma in lemmas else FOUND_IN_COMPOUND
+    if word.word[:1].islower() and not _adjective_forms(lemma).isdisjoint(lemmas if lemmas is not None else available):
+        return 1.0
     if parts and all(p in available for p in parts):
         return COMPOSED
     # a general head needs its modifier said as a word („Kilometer" for „Kilometergeld"): inside another compound
@@ -444,6 +458,8 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
     stem = (
         SAME_STEM
         if any(_same_stem(lemma, t) for t in available if t.startswith(prefix) or negated or t.startswith(NEGATION))
+        or _ablaut_noun(lemma) in available
+        or any(_ablaut_noun(t) == lemma for t in available)
         else 0.0
     )
     # … each part as it is or in a form of its stem, as the word in a form of its stem: „Werbeanrufe" ← „Werbung mit
@@ -467,6 +483,13 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
     return max(
         stem, COMPOSED if any(len(m) + len(h) >= len(lemma) - 1 for m in modifiers for h in heads) else HEAD_ONLY
     )
+
+
+def _adjective_forms(lemma: str) -> frozenset[str]:
+    """The other lemma the analyzer gives the same adjective: ``unbezahlt`` / ``unbezahlte``."""
+    if not _ADJECTIVE_LEMMA.search(lemma) or len(lemma) < MIN_COMPOUND:
+        return frozenset()
+    return frozenset({lemma.removesuffix("e") if lemma.endswith("e") else f"{lemma}e"})
 
 
 def _general_head_modifiers(lemma: str) -> frozenset[str]:
@@ -549,6 +572,15 @@ def _same_stem(lemma: str, term: str) -> bool:
         return False
     shared = len(os.path.commonprefix([lemma, term]))
     return shared >= MIN_STEM and max(len(lemma), len(term)) - shared <= MAX_ENDING
+
+
+def _ablaut_noun(verb: str) -> str | None:
+    """The noun of a strong verb with a prefix: ``umziehen`` → ``umzug``, ``teilnehmen`` → ``teilnahme``; None for
+    any other word (alone, „gehen" is no „Gang")."""
+    for infinitive, noun in _ABLAUT_NOUNS.items():
+        if verb.endswith(infinitive) and len(verb) > len(infinitive):
+            return f"{verb[: -len(infinitive)]}{noun}"
+    return None
 
 
 def _negated_participle(verb: str, word: str) -> bool:

@@ -2312,3 +2312,42 @@ def test_a_header_covers_a_word_with_its_words_of_their_own() -> None:
     benefit = hit("x-2", "Der Antrag ist schriftlich zu stellen.", title="Elterngeld")
     best = rank(question, candidates([benefit]), None)[0]
     assert best.key_coverage == 1.0 and best.covered_keys == {"elterngeld"}
+
+
+def test_an_adjective_covers_in_each_form_the_analyzer_gives_it() -> None:
+    """The analyzer strips „-en" only: „unbezahlten" → unbezahlte, „unbezahlter" → unbezahlt. The sentence on
+    carried-over Urlaub had outranked the one on unbezahlter Urlaub for „Wie lange darf ich unbezahlten Urlaub
+    nehmen?" (demo KB), which then asked back for a Zeitraum."""
+    question = "Wie lange darf ich unbezahlten Urlaub nehmen?"
+    unpaid = "Auf Antrag kann unbezahlter Urlaub von bis zu drei Monaten vereinbart werden."
+    assert _covered(question, "unbezahlten", unpaid) == 1.0
+    assert _covered("Gilt das gesetzliche Verfahren?", "gesetzliche", "Nach dem gesetzlichen Verfahren.") == 1.0
+    # a noun is no adjective form: „Arbeite" is no „Arbeit"
+    assert _covered("Wann beginnt die Arbeit?", "Arbeit", "Ich arbeite ab morgen.") < 1.0
+
+
+def test_a_strong_verb_with_a_prefix_covers_its_noun_and_back() -> None:
+    """„umziehen" / „Umzug", „einsehen" / „Einsicht": the vowel changes, so no shared stem says it."""
+    occasions = "Für einen Umzug aus betrieblichem Anlass gibt es 1 Tag frei."
+    assert _covered("Bekomme ich frei, wenn ich umziehe?", "umziehe", occasions) == SAME_STEM
+    assert _covered("Wann bekomme ich Einsicht in die Akte?", "Einsicht", "Sie können die Akte einsehen.") == SAME_STEM
+    # alone, „gehen" is no „Gang"
+    assert _covered("Muss ich gehen, wenn ich kündige?", "kündige", "Der Gang ist frei.") == 0.0
+
+
+def test_a_sentence_without_a_question_word_the_best_says_is_no_variant_of_it() -> None:
+    """„Urlaub … bis zu 15 Monate" is no variant of „unbezahlter Urlaub von bis zu drei Monaten" for a question on
+    unbezahlten Urlaub: the answer gives the one and asks nothing back."""
+    question = "Wie lange darf ich unbezahlten Urlaub nehmen?"
+    unpaid = hit("lb-url-06", "Auf Antrag kann unbezahlter Urlaub von bis zu drei Monaten vereinbart werden.")
+    carried = hit(
+        "lb-url-02",
+        "Konnte der Urlaub wegen Krankheit nicht genommen werden, bleibt er bis zu 15 Monate erhalten.",
+        rank=2,
+    )
+    ranked = rank(question, candidates([unpaid, carried]), None)
+    tied = [replace(c, score=1.0 if c.hit.entry_id == "lb-url-06" else 0.99) for c in ranked]
+    tied.sort(key=lambda c: -c.score)
+    evidence, _, dimension, outcome = _choose(question, tied, survey=False)
+    assert outcome == "answerable" and dimension is None
+    assert [c.hit.entry_id for c in evidence] == ["lb-url-06"]
