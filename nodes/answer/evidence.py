@@ -208,6 +208,11 @@ MIN_PART: Final = 3
 # the closing capital of a law's short name: the kind of act (ProdHaftG, MPBetreibV, StVO)
 ACT_KINDS: Final = {"g": "gesetz", "v": "verordnung", "o": "ordnung"}
 _LINKING: Final = ("s", "es", "n", "en")  # between a modifier and its head: „Amt|s|zeit", „Frau|en|frage"
+# what the employer provides, each modifier names alike („Firmenwagen" / „Dienstwagen", „Geschäftsreise" /
+# „Dienstreise", „Firmenjubiläum" / „Dienstjubiläum"): the modifier's lemma, and its form inside a compound
+EMPLOYER_MODIFIERS: Final = {
+    "firma": "firmen", "dienst": "dienst", "betrieb": "betriebs", "geschaft": "geschafts", "unternehmen": "unternehmens"
+}  # fmt: skip
 VALUE_UNITS: Final = frozenset({"euro", "percent", "people", "share"})  # units whose word names no matter of their own
 
 
@@ -514,7 +519,7 @@ def _said_otherwise(lemma: str, parts: Sequence[str], available: frozenset[str],
     if lemma in GENERIC_TERMS:  # „Zeit" said otherwise is anything from „Dauer" to „Epoche"
         return 0.0
     found = synonyms(lemma)
-    if not found.isdisjoint(said):
+    if not found.isdisjoint(said) or _employer_compound(parts, said):
         return SYNONYM
     if not found.isdisjoint(available):
         return FOUND_IN_COMPOUND
@@ -523,6 +528,15 @@ def _said_otherwise(lemma: str, parts: Sequence[str], available: frozenset[str],
     # a general modifier must be said itself too
     modifiers = all(p in available or (p not in GENERIC_TERMS and not synonyms(p).isdisjoint(available)) for p in parts)
     return SYNONYM if modifiers else 0.0
+
+
+def _employer_compound(parts: Sequence[str], said: frozenset[str]) -> bool:
+    """The compound said with another employer modifier and its head or a synonym of it: ``Firmenauto`` ←
+    „Dienstwagen"."""
+    if len(parts) != 2 or parts[0] not in EMPLOYER_MODIFIERS or parts[1] in GENERIC_TERMS:
+        return False
+    heads = {parts[1], *synonyms(parts[1])}
+    return any(f"{form}{head}" in said for form in EMPLOYER_MODIFIERS.values() for head in heads)
 
 
 def _synonym_derived(lemma: str, available: frozenset[str]) -> bool:

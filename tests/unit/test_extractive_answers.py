@@ -2369,3 +2369,15 @@ def test_an_answer_that_lacks_a_key_word_another_retrieved_sentence_names_says_s
     state["context_blocks"] = [president]
     features = assess_answerability(state, None, services=services)["answer_features"]  # type: ignore[arg-type]
     assert features.key_coverage < 1.0 and not features.lacks_a_named_word
+
+
+def test_a_thing_of_the_employer_is_said_with_any_employer_modifier() -> None:
+    """„Firmenauto" ← „Dienstwagen", „Geschäftsreise" ← „Dienstreisen": Firmen-, Dienst-, Betriebs-, Geschäfts- and
+    Unternehmens- name what the employer provides alike; the head may be said in a synonym („Auto" / „Wagen")."""
+    car = "Führungskräfte ab Entgeltgruppe E13 können einen Dienstwagen auch privat nutzen."
+    assert _covered("Darf ich mein Firmenauto privat nutzen?", "Firmenauto", car) == SYNONYM
+    trips = "Bei Dienstreisen im Inland werden Verpflegungspauschalen erstattet."
+    assert _covered("Was gibt es auf einer Geschäftsreise?", "Geschäftsreise", trips) == SYNONYM
+    # another modifier, or another head, is another thing
+    assert _covered("Darf ich den Kinderwagen mitbringen?", "Kinderwagen", car) < COVERED
+    assert _covered("Wer zahlt die Firmenfeier?", "Firmenfeier", car) < COVERED
