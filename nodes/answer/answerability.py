@@ -404,10 +404,9 @@ def _choose(
             and candidate.score >= TIED * best.score
             and contradicting_values(candidate.text, best.text)
         )
-        # … at any cosine only where it shares a key word with the best one (``shares``); the best-ranked sentence of
-        # the best one's block that gives the value asked joins at any cosine too: without it the answer has none
+        # … at any cosine only where it shares a key word with the best one (``shares``)
         more = bool(new) and shares and (candidate.key_coverage > best.key_coverage or other_case)
-        near = more or qualifies or (gives_value and same_block) or _cosine_within(candidate, best, cosine_within)
+        near = more or qualifies or _cosine_within(candidate, best, cosine_within)
         if wanted and near and candidate.score >= close * best.score and not _overlaps(candidate.text, chosen):
             chosen.insert(0 if gives_value else len(chosen), candidate)
             covered |= new
