@@ -193,9 +193,13 @@ def assess_answerability(
     sentences = [pair for c in evidence for pair in ((c.terms, c.lemmas), (c.header_terms, c.header_lemmas))]
     weights = word_weights(words, found)
     covered = key_coverage(words, weights, said, uncovered=unsaid, sentences=sentences)
-    # a key word the answer lacks that another retrieved sentence names: the answer is about another thing („Das Amt
-    # des Bundespräsidenten …" for „… Amtszeit des Bundeskanzlers?"), not about the same in other words
-    named = frozenset(t for c in found for t in c.lemmas)
+    # a key word the answer lacks that another block names and the best one's block does not: the answer is about
+    # another thing („Das Amt des Bundespräsidenten …" for „… Amtszeit des Bundeskanzlers?"), not about the same in
+    # other words; a word its own block names is its context (an article's subject, a section's matter)
+    own = {c.hit.entry_id for c in evidence}
+    named = frozenset(t for c in found if c.hit.entry_id not in own for t in c.lemmas) - frozenset(
+        t for c in found if c.hit.entry_id in own for t in c.lemmas | c.header_terms
+    )
     lacking = [w for w in keys if key_coverage([w], weights, said, uncovered=unsaid, sentences=sentences) < 1.0]
     best = ranked[0] if ranked else None
     # a block declared in conflict with the best one is no rival: the answer shows both sides
