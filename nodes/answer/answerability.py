@@ -24,6 +24,7 @@ from nodes.answer.answer_type import expected_answer_type, states_a_case
 from nodes.answer.context import AnswerContext
 from nodes.answer.evidence import (
     COVERED,
+    MIN_PART,
     Candidate,
     QuestionWord,
     applied_cases,
@@ -193,14 +194,19 @@ def assess_answerability(
     sentences = [pair for c in evidence for pair in ((c.terms, c.lemmas), (c.header_terms, c.header_lemmas))]
     weights = word_weights(words, found)
     covered = key_coverage(words, weights, said, uncovered=unsaid, sentences=sentences)
-    # a key word the answer lacks that another block names and the best one's block does not: the answer is about
-    # another thing („Das Amt des Bundespräsidenten …" for „… Amtszeit des Bundeskanzlers?"), not about the same in
-    # other words; a word its own block names is its context (an article's subject, a section's matter)
+    # a key compound the answer lacks that another block names, where the answer names a sibling of it instead (the
+    # same modifier: „Das Amt des Bundespräsidenten …" for „… Amtszeit des Bundeskanzlers?"): the answer is about
+    # another thing, not about the same in other words; a word its own block names is its context
     own = {c.hit.entry_id for c in evidence}
     named = frozenset(t for c in found if c.hit.entry_id not in own for t in c.lemmas) - frozenset(
         t for c in found if c.hit.entry_id in own for t in c.lemmas | c.header_terms
     )
-    lacking = [w for w in keys if key_coverage([w], weights, said, uncovered=unsaid, sentences=sentences) < 1.0]
+    answered = frozenset(t for c in evidence for t in c.lemmas)
+    lacking = [
+        w
+        for w in keys
+        if key_coverage([w], weights, said, uncovered=unsaid, sentences=sentences) < 1.0 and _sibling_named(w, answered)
+    ]
     best = ranked[0] if ranked else None
     # a block declared in conflict with the best one is no rival: the answer shows both sides
     sides = {i for k in state.get("conflicts", []) if best and best.hit.entry_id in k.ids for i in k.ids}
@@ -246,6 +252,14 @@ def assess_answerability(
     if refused:
         return {**update, "answer": policy.refusal_message, "refused": True, "verified": True, "bucket": "refused"}
     return {**update, "low_score_action": action if action in ("disclaimer", "soft_hint") else None}
+
+
+def _sibling_named(word: QuestionWord, said: frozenset[str]) -> bool:
+    """Another compound of the word's modifier is said: „Bundespräsident" for „Bundeskanzler"."""
+    if len(word.terms) < 3:
+        return False
+    modifier = word.terms[1]
+    return any(t != word.terms[0] and t.startswith(modifier) and len(t) > len(modifier) + MIN_PART for t in said)
 
 
 def _evidence_sentence(chosen: Candidate) -> EvidenceSentence:

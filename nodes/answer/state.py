@@ -99,9 +99,10 @@ class AnswerFeatures(Frozen):
     ``answer_type``) and no sentence of the answer gives one (several parts: each part's sentence its kind);
     ``premise_settled``: every number the question names
     stands in the answer's sentences or the best sentence's block title („Mitarbeiterprämie 2026"), or the
-    answer corrects it; ``lacks_a_named_word``: a key word the answer's sentences do not cover stands in a retrieved
-    sentence of another block, and nowhere in theirs (the answer is about another thing, not the same in other
-    words)."""
+    answer corrects it; ``lacks_a_named_word``: a key compound the answer's sentences do not cover stands in a
+    retrieved sentence of another block and nowhere in theirs, and they name a sibling of it instead (the same
+    modifier: „Bundespräsident" for „Bundeskanzler") — the answer is about another thing, not the same in other
+    words."""
 
     outcome: Answerability
     key_terms: int

@@ -11,6 +11,7 @@ from nodes.answer.answerability import (
     _choose,
     _gives_asked_value,
     _matter_first,
+    _sibling_named,
     _unique,
     _which_named_first,
     assess_answerability,
@@ -2371,6 +2372,15 @@ def test_an_answer_that_lacks_a_key_word_another_retrieved_sentence_names_says_s
     state["context_blocks"] = [president]
     features = assess_answerability(state, None, services=services)["answer_features"]  # type: ignore[arg-type]
     assert features.key_coverage < 1.0 and not features.lacks_a_named_word
+    # a word the answer lacks without naming a sibling of it is no sign of another thing (XQuAD-de: „Warum
+    # unterstützte Tanaghrisson die britischen Bemühungen?", answered right by a passage that says no „Bemühungen")
+    chancellor_word, efforts_word = (
+        next(w for w in question_words(q) if w.word == word)
+        for q, word in ((question, "Bundeskanzlers"), ("Warum unterstützte Tanaghrisson die Bemühungen?", "Bemühungen"))
+    )
+    assert _sibling_named(chancellor_word, frozenset({"amt", "bundesprasident"}))
+    assert not _sibling_named(chancellor_word, frozenset({"amt", "bund"}))
+    assert not _sibling_named(efforts_word, frozenset({"unterstutzung", "brite"}))
 
 
 def test_a_thing_of_the_employer_is_said_with_any_employer_modifier() -> None:
