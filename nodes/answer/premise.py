@@ -40,6 +40,8 @@ _MONTH_NUMBERS: Final = {month: number for number, month in enumerate(MONTHS, 1)
 _SCALES: Final = {"tausend": 10**3, "million": 10**6, "millionen": 10**6, "mio": 10**6, "milliarde": 10**9,
                   "milliarden": 10**9, "mrd": 10**9}  # fmt: skip
 _CALENDAR_DAYS: Final = {"jahr": 365, "monat": 30, "woche": 7, "tag": 1}
+# compounds ending in „-tag" that name an assembly, not a day („ab 16 den Bundestag")
+_ASSEMBLIES: Final = frozenset({"bundestag", "landtag", "kreistag", "reichstag", "parteitag"})
 _CLOCK_MINUTES: Final = {"stunde": 60, "minute": 1}
 PEOPLE: Final = frozenset(
     """person mitarbeiter mitarbeiterin mitarbeitende beschaftigter beschaftigte arbeitnehmer arbeitnehmerin
@@ -54,6 +56,16 @@ _FRACTIONS: Final = {"halfte": 2, "drittel": 3, "viertel": 4, "funftel": 5, "sec
 _EURO: Final = frozenset({"€", "euro", "eur"})
 _AGE_VERBS: Final = frozenset("sein bin ist bist sind seid werden werde wird wirst alt".split())
 _PERSONAL_PRONOUNS: Final = frozenset("ich du er sie wir ihr".split())
+# articles and adverbs before a noun are no adjective between a number and what it counts („ab 16 den Bundestag",
+# „mit 17 schon Auto fahren")
+_NOT_ADJECTIVES: Final = frozenset(
+    """der die das den dem des einen einem einer eines keinen keinem keiner keines schon noch nun dann denn wenn eben
+    gern immer wieder oder aber sondern""".split()
+)
+# „Darf man ab 16 wählen?", „Darf ich mit 17 …": a bare number bounding what a person may do is an age
+_AGE_LIMITS: Final = _AGE_BOUNDS | {"mit"}
+_PEOPLE_WORDS: Final = _PERSONAL_PRONOUNS | {"man"}
+_AGE_WINDOW: Final = 4  # tokens on each side of the bound where the person stands
 _RELATIVE: Final = "angehoriger"  # the class of every family word („Sohn", „Mutter"; see stores.text.thesaurus)
 # A number after these names a provision or a list item, not a quantity ("§ 38", "Absatz 2").
 _REFERENCES: Final = frozenset(
@@ -208,14 +220,20 @@ def _counted(
         if not _YEAR.match(str(value)) and _within_age(forms):
             return Quantity(number.text, forms, "age")
         return None
-    if len(rest) > 1 and rest[0].text.islower() and rest[0].text[-1:] in "enrsm" and rest[1].text[:1].isupper():
+    if (
+        len(rest) > 1
+        and rest[0].text.islower()
+        and rest[0].text[-1:] in "enrsm"
+        and rest[1].text[:1].isupper()
+        and rest[0].text not in _NOT_ADJECTIVES
+    ):
         rest = rest[1:]  # an adjective between number and noun: "sechs volle Monate"
     unit_token = rest[0] if rest else None
     unit_word = unit_token.text if unit_token is not None else ""
     of_people = i >= 2 and tokens[i - 1].text.casefold() in _AGE_BOUNDS and _lemma(tokens[i - 2].text) in _AGED
     if unit_token is None or not (unit_word[:1].isupper() or unit_word in ("%", "€")):
-        if (of_people or _aged(tokens, i)) and not ordinal and _within_age(forms):
-            return Quantity(number.text, forms, "age")  # "Kinder unter 16", "Mein Sohn ist 13"
+        if (of_people or _aged(tokens, i) or _person_bound(tokens, i)) and not ordinal and _within_age(forms):
+            return Quantity(number.text, forms, "age")  # "Kinder unter 16", "Mein Sohn ist 13", "man darf ab 16"
         if isinstance(value, str) and _YEAR.match(value) and not ordinal:
             return Quantity(number.text, forms, "year")
         return None
@@ -262,6 +280,14 @@ def _aged(tokens: list[_Token], i: int) -> bool:
     )
 
 
+def _person_bound(tokens: list[_Token], i: int) -> bool:
+    """A bare number after a bound, with a person beside it: „Darf man ab 16 wählen?", „Ab 18 darf ich …"."""
+    if i < 1 or tokens[i - 1].text.casefold() not in _AGE_LIMITS:
+        return False
+    window = tokens[max(0, i - 1 - _AGE_WINDOW) : i - 1] + tokens[i + 1 : i + 1 + _AGE_WINDOW]
+    return any(t.text.casefold() in _PEOPLE_WORDS for t in window)
+
+
 def _lemma(word: str) -> str:
     return (analyze(word) or [""])[0]
 
@@ -269,7 +295,7 @@ def _lemma(word: str) -> str:
 def _duration(lemma: str) -> tuple[str, int, str] | None:
     for table, kind in ((_CALENDAR_DAYS, "calendar"), (_CLOCK_MINUTES, "clock")):
         for base, scale in table.items():
-            if lemma == base or (lemma.endswith(base) and len(lemma) > len(base) + 2):
+            if lemma == base or (lemma.endswith(base) and len(lemma) > len(base) + 2 and lemma not in _ASSEMBLIES):
                 return kind, scale, base
     return None
 

@@ -123,6 +123,14 @@ def premise_conflict(question: str, sentence: str) -> PremiseConflict | None:
         ("Ich bin 30 und krank.", [("30", "age", "30")]),
         ("Mein Vater wird 70. Bekomme ich frei?", [("70", "age", "70")]),
         ("Das Ergebnis ist 13 und falsch.", []),
+        # … or may be from: a bare number after a bound, with a person beside it
+        ("man darf ab 16 den Bundestag wählen", [("16", "age", "16")]),
+        ("Darf ich mit 17 schon Auto fahren?", [("17", "age", "17")]),
+        ("Ab 16 Uhr ist das Büro zu.", [("16 Uhr", "uhr", "16")]),
+        # an article or adverb before a noun is no adjective of the number, and a parliament no day
+        ("nach 5 den Antrag stellen", []),
+        ("in 2 Landtagen", [("2 Landtagen", "landtag", "2")]),
+        ("an 3 Werktagen", [("3 Werktagen", "calendar", "3")]),
         # shares compare by value, with the article as one
         ("mit der Mehrheit von zwei Dritteln", [("zwei Dritteln", "share", "0.6667")]),
         ("auf Antrag eines Viertels seiner Mitglieder", [("eines Viertels", "share", "0.2500")]),
@@ -175,6 +183,7 @@ def test_a_premise_is_contradicted_across_wording(question: str, sentence: str, 
         ("Gilt das seit 3 Wochen?", "Die Höchstgrenze beträgt 85 Millionen Euro."),
         ("Wie viele Urlaubstage habe ich mit 50 Jahren?", "Vollzeitkräfte erhalten 30 Arbeitstage Urlaub."),
         ("Was gilt ab 20 Personen?", "Die Frist beträgt 30 Tage."),
+        ("Darf man ab 16 den Bundestag wählen?", "Der Bundespräsident ernennt ihn binnen sieben Tagen."),
         ("Wie viele Urlaubstage bei einer Fünftagewoche?", "In Vollzeit gibt es 30 Arbeitstage Urlaub."),
         ("Gibt es vier Wochen Urlaub?", "In Vollzeit gibt es 30 Arbeitstage Urlaub."),
         # no quantity, or only references
