@@ -93,6 +93,7 @@ _FREQUENCY: Final = regex.compile(
     r"|\balle\s+\S+\s+\p{L}*(?:jahre|monate|wochen|tage)\b"
     r"|\b\p{L}*(?:jährlich|monatlich|wöchentlich|täglich)\b"
     r"|\b(?:pro|je)\s+\p{L}*(?:jahr|quartal|monat|woche|tag)\b"  # „an bis zu 3 Tagen pro Woche"
+    r"|\bauf\s+\S+\s+(?:jahre|monate)\b"  # a term of office says how often one is chosen: „auf vier Jahre gewählt"
 )
 
 

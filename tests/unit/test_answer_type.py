@@ -66,6 +66,7 @@ def test_number_words_are_values_and_references_are_not() -> None:
         ("frequency", "An bis zu 3 Tagen pro Woche kann mobil gearbeitet werden.", True),
         ("frequency", "Es gibt bis zu 5 Arbeitstage Bildungsurlaub je Kalenderjahr.", True),
         ("frequency", "Die Amtszeit dauert fünf Jahre.", False),
+        ("frequency", "Der Bundestag wird auf vier Jahre gewählt.", True),  # a term of office: how often one is chosen
         ("deadline", "Resturlaub verfällt am 31. März des Folgejahres.", True),
         ("deadline", "Die Stellungnahme ist unverzüglich abzugeben.", True),
         ("deadline", "Seit 2019 gilt die Regel.", True),
