@@ -22,7 +22,8 @@ AnswerType = Literal["age", "frequency", "duration", "deadline", "time", "sum", 
 # First match wins: "Wie viele Jahre" asks for a duration before it asks for an amount.
 _QUESTION_TYPES: Final[tuple[tuple[AnswerType, regex.Pattern[str]], ...]] = (
     ("age", regex.compile(r"\bwie alt\b|\bwelche[nms]? (?:mindest|höchst)?alter|\b(?:mindest|höchst)alter", regex.I)),
-    ("frequency", regex.compile(r"\bwie (?:oft|häufig)\b", regex.I)),
+    # „Darf er mehrmals gewählt werden?" asks how often as well
+    ("frequency", regex.compile(r"\bwie (?:oft|häufig)\b|\bmehr(?:mals|fach)\b|\böfter\b", regex.I)),
     (
         "duration",
         regex.compile(

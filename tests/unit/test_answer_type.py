@@ -13,6 +13,8 @@ from nodes.answer.answer_type import asks_lead_time, expected_answer_type, gives
         ("Wie lange hab ich Zeit, eine Entschädigung geltend zu machen?", "duration"),
         ("Für wie viele Jahre wird der Bundestag gewählt?", "duration"),
         ("Wie oft darf ein Bundespräsident wiedergewählt werden?", "frequency"),
+        ("Darf der Bundespräsident mehrmals gewählt werden?", "frequency"),
+        ("Kann man die Prüfung mehrfach wiederholen?", "frequency"),
         ("Ab welchem Alter kann ich in Altersteilzeit gehen?", "age"),
         ("Wie alt muss man sein?", "age"),
         ("Bis wann muss ich die Reise abrechnen?", "deadline"),
