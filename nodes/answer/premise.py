@@ -62,10 +62,6 @@ _NOT_ADJECTIVES: Final = frozenset(
     """der die das den dem des einen einem einer eines keinen keinem keiner keines schon noch nun dann denn wenn eben
     gern immer wieder oder aber sondern""".split()
 )
-# „Darf man ab 16 wählen?", „Darf ich mit 17 …": a bare number bounding what a person may do is an age
-_AGE_LIMITS: Final = _AGE_BOUNDS | {"mit"}
-_PEOPLE_WORDS: Final = _PERSONAL_PRONOUNS | {"man"}
-_AGE_WINDOW: Final = 4  # tokens on each side of the bound where the person stands
 _RELATIVE: Final = "angehoriger"  # the class of every family word („Sohn", „Mutter"; see stores.text.thesaurus)
 # A number after these names a provision or a list item, not a quantity ("§ 38", "Absatz 2").
 _REFERENCES: Final = frozenset(
@@ -175,7 +171,7 @@ def quantities(text: str) -> list[Quantity]:
 
 def _quantity_at(text: str, tokens: list[_Token], i: int) -> Quantity | None:
     token = tokens[i]
-    word = token.text.casefold()
+    word = token.text.lower()  # not casefold: „dreißig" would read „dreissig"
     after = [t.text for t in tokens[i + 1 : i + 4]]
     if token.text[0].isdigit():
         digits = regex.sub(r"[ \u00a0\u202f]", "", token.text)
@@ -232,8 +228,8 @@ def _counted(
     unit_word = unit_token.text if unit_token is not None else ""
     of_people = i >= 2 and tokens[i - 1].text.casefold() in _AGE_BOUNDS and _lemma(tokens[i - 2].text) in _AGED
     if unit_token is None or not (unit_word[:1].isupper() or unit_word in ("%", "€")):
-        if (of_people or _aged(tokens, i) or _person_bound(tokens, i)) and not ordinal and _within_age(forms):
-            return Quantity(number.text, forms, "age")  # "Kinder unter 16", "Mein Sohn ist 13", "man darf ab 16"
+        if (of_people or _aged(tokens, i)) and not ordinal and _within_age(forms):
+            return Quantity(number.text, forms, "age")  # "Kinder unter 16", "Mein Sohn ist 13"
         if isinstance(value, str) and _YEAR.match(value) and not ordinal:
             return Quantity(number.text, forms, "year")
         return None
@@ -250,9 +246,11 @@ def _counted(
     if ordinal and lemma.endswith("lebensjahr"):
         return Quantity(surface, forms, "age")
     duration = _duration(lemma)
-    if duration is not None and not ordinal and not (article and lemma != duration[2]):
+    following = tokens[tokens.index(unit_token) + 1 : tokens.index(unit_token) + 2]
+    # „am dreißigsten Tage nach der Wahl": the day that many days after an event is that length of time from it
+    counted_from = ordinal and bool(following) and following[0].text.casefold() in ("nach", "vor")
+    if duration is not None and (not ordinal or counted_from) and not (article and lemma != duration[2]):
         kind, scale, base = duration
-        following = tokens[tokens.index(unit_token) + 1 : tokens.index(unit_token) + 2]
         if base == "jahr" and following and following[0].text.casefold() == "alt":
             return Quantity(_span(text, number, following[0]), forms, "age")
         mit = i > 0 and tokens[i - 1].text.casefold() == "mit"
@@ -278,14 +276,6 @@ def _aged(tokens: list[_Token], i: int) -> bool:
     return subject.casefold() in _PERSONAL_PRONOUNS or (
         subject[:1].isupper() and (lemma in _AGED or _RELATIVE in broader(lemma))
     )
-
-
-def _person_bound(tokens: list[_Token], i: int) -> bool:
-    """A bare number after a bound, with a person beside it: „Darf man ab 16 wählen?", „Ab 18 darf ich …"."""
-    if i < 1 or tokens[i - 1].text.casefold() not in _AGE_LIMITS:
-        return False
-    window = tokens[max(0, i - 1 - _AGE_WINDOW) : i - 1] + tokens[i + 1 : i + 1 + _AGE_WINDOW]
-    return any(t.text.casefold() in _PEOPLE_WORDS for t in window)
 
 
 def _lemma(word: str) -> str:

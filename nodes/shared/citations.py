@@ -18,7 +18,7 @@ _LIST_MARKER: Final = re.compile(r"^\s*(?:[-*•–]|\d{1,2}[.)])\s+", re.MULTIL
 # 300 €", „das vierzigste Lebensjahr"): a premise correction quotes both values with them. „von", „um" and „mit"
 # tie a value to the noun or verb before it („Höchstbetrag von 85 Millionen Euro") and stay out.
 VALUE_LEAD: Final = (
-    r"(?:\b(?:innerhalb von|bis zu|mehr als|weniger als|nach|in|ab|binnen|bis|über|unter|mindestens|höchstens|"
+    r"(?:\b(?:innerhalb von|bis zu|mehr als|weniger als|nach|in|am|ab|binnen|bis|über|unter|mindestens|höchstens|"
     r"spätestens|frühestens)\s+)?(?:\b(?P<article>das|die|der|den|dem|des)\s+)?"
 )
 _NEGATED_NUMBER: Final = re.compile(

@@ -95,6 +95,10 @@ def premise_conflict(question: str, sentence: str) -> PremiseConflict | None:
         ("nach einem Jahr", [("einem Jahr", "calendar", "365")]),
         ("in sechs Monaten", [("sechs Monaten", "calendar", "180")]),
         ("einundzwanzig Tage", [("einundzwanzig Tage", "calendar", "21")]),
+        ("innerhalb von dreißig Tagen", [("dreißig Tagen", "calendar", "30")]),  # ß stays ß
+        # the day that many days after an event is that long after it; a day of the week counted is no length
+        ("tritt am dreißigsten Tage nach der Wahl zusammen", [("dreißigsten Tage", "calendar", "30")]),
+        ("am dritten Tag der Woche", [("dritten Tag", "ordinal:tag", "3")]),
         # statutes write fines in words
         ("mit einer Geldbuße bis zu fünfzigtausend Euro", [("fünfzigtausend Euro", "euro", "50000")]),
         (
@@ -123,12 +127,10 @@ def premise_conflict(question: str, sentence: str) -> PremiseConflict | None:
         ("Ich bin 30 und krank.", [("30", "age", "30")]),
         ("Mein Vater wird 70. Bekomme ich frei?", [("70", "age", "70")]),
         ("Das Ergebnis ist 13 und falsch.", []),
-        # … or may be from: a bare number after a bound, with a person beside it
-        ("man darf ab 16 den Bundestag wählen", [("16", "age", "16")]),
-        ("Darf ich mit 17 schon Auto fahren?", [("17", "age", "17")]),
-        ("Ab 16 Uhr ist das Büro zu.", [("16 Uhr", "uhr", "16")]),
         # an article or adverb before a noun is no adjective of the number, and a parliament no day
-        ("nach 5 den Antrag stellen", []),
+        ("man darf ab 16 den Bundestag wählen", []),
+        ("Darf ich mit 17 schon Auto fahren?", []),
+        ("Ab 16 Uhr ist das Büro zu.", [("16 Uhr", "uhr", "16")]),
         ("in 2 Landtagen", [("2 Landtagen", "landtag", "2")]),
         ("an 3 Werktagen", [("3 Werktagen", "calendar", "3")]),
         # shares compare by value, with the article as one
@@ -154,6 +156,8 @@ def test_quantities_read_numbers_with_what_they_count(text: str, expected: list[
         ("Man darf nur einmal wiederholen?", "Die Prüfung kann dreimal wiederholt werden.", "einmal", "dreimal"),
         ("Wir haben eine 40-Stunden-Woche?", "Die Arbeitszeit beträgt 38,5 Stunden.", "40-Stunden", "38,5"),
         ("Ich habe 28 Urlaubstage?", "Vollzeitkräfte erhalten 30 Arbeitstage Urlaub.", "28", "30"),
+        ("Der Bundestag muss spätestens 60 Tage nach der Wahl zusammentreten?",
+         "Der Bundestag tritt spätestens am dreißigsten Tage nach der Wahl zusammen.", "60", "dreißigsten"),
         ("Sind es 20 %?", "Die Aufstockung beträgt 28,5 Prozent.", "20 %", "28,5"),
         ("Das Bußgeld geht bis 100.000 Euro?", "Die Geldbuße beträgt bis zu fünfzigtausend Euro.", "100.000",
          "fünfzigtausend"),
@@ -558,6 +562,7 @@ def test_the_question_s_preposition_is_quoted_only_opposite_one_of_the_kb() -> N
         ("Der Höchstbetrag von 85 Millionen Euro gilt.", "85 Millionen Euro", "85 Millionen Euro"),
         ("Nach Ablauf der 3 Monate endet sie.", "3 Monate", "3 Monate"),
         ("Das gilt ab dem dritten Monat.", "dritten Monat", "ab dem dritten Monat"),
+        ("Er tritt spätestens am dreißigsten Tage zusammen.", "dreißigsten Tage", "am dreißigsten Tage"),
     ],
 )
 def test_a_correction_quotes_a_value_with_its_preposition_or_article(text: str, value: str, expected: str) -> None:
