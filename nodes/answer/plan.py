@@ -21,7 +21,11 @@ from nodes.shared.llm import ProviderError, provider_errors
 
 log = logging.getLogger(__name__)
 
-_SURVEY = regex.compile(r"(?i)\b(?:überblick|übersicht|alle\b|sämtliche|welche\s+arten|arten\s+von|liste\b)")
+# „alle fünf Jahre", „alle 2 Wochen" say how often, not that all of something is asked for
+_SURVEY = regex.compile(
+    r"(?i)\b(?:überblick|übersicht|alle\b(?!\s+\S+\s+\p{L}*(?:jahre|monate|wochen|tage|stunden)\b)|sämtliche|"
+    r"welche\s+arten|arten\s+von|liste\b)"
+)
 # „Welche Strafen gibt es …" asks for a list, „Welche Strafe gibt es …" for one fact: the noun's number decides.
 _WHICH_EXIST = regex.compile(r"(?i)\bwelche\s+((?:\w+\s+){1,3}?)(?:gibt|existieren)\b")
 # Nouns whose lemma ends like this may be plurals already (Mittel, Fehler, Kosten): read as a list.

@@ -20,6 +20,9 @@ from nodes.answer.plan import classify_question
         ("Welche Regel existieren dafür?", "survey"),  # the verb is plural
         ("Welche Arten von Urlaub gibt es?", "survey"),
         ("Gib mir einen Überblick über die Fristen.", "survey"),
+        ("Was gilt für alle Beschäftigten?", "survey"),
+        ("Der Bundestag wird doch alle fünf Jahre gewählt, oder?", "specific"),  # how often, not all of something
+        ("Muss ich alle 2 Wochen zum Arzt?", "specific"),
         ("Lohnt sich Altersteilzeit für mich?", "decision"),
         ("Wie lange dauert die Probezeit?", "specific"),
     ],
