@@ -30,3 +30,10 @@ def test_more_than_once_states_every_count_from_two_on() -> None:
     assert values_stated("Darf man drei Mal bestraft werden?", "Eine mehrfache Bestrafung ist unzulässig.")
     assert not values_stated("Wird man nur einmal bestraft?", sentence)
     assert not values_stated("Kann man zweimal bestraft werden?", "Eine Tat wird nur auf Antrag bestraft.")
+
+
+def test_a_bare_number_of_the_question_is_stated_only_with_its_value() -> None:
+    question = "Stimmt es, dass man erst ab 25 in den Bundestag gewählt werden kann?"
+    assert not values_stated(question, "Gewählt ist, wer die Stimmen der Mehrheit des Bundestages auf sich vereinigt.")
+    assert values_stated("Darf man ab 18 wählen?", "Wahlberechtigt ist, wer das achtzehnte Lebensjahr vollendet hat.")
+    assert values_stated("Was regelt § 38 Abs. 2 BDSG?", "Die Benennung.")  # references count nothing
