@@ -187,7 +187,9 @@ def assess_answerability(
     # the ranking leaves the units of the question's values out (``question_words``); the answer's key coverage
     # counts everything the question says, so an answer in the question's own unit covers more of it
     words = named_by_kb(question_words(question, with_units=True), found)
-    ranked = _which_named_first(_matter_first(rank(question, found, services.embedder), words), words, question)
+    ranked = _which_named_first(
+        _rule_first(_matter_first(rank(question, found, services.embedder), words)), words, question
+    )
     parts = question_parts(question)
     by_part = [rank(text, found, services.embedder, part) for text, part in parts] if len(parts) > 1 else []
     survey = state.get("question_type") == "survey"
@@ -623,6 +625,29 @@ def _matter_first(ranked: list[Candidate], words: Sequence[QuestionWord]) -> lis
     best = ranked[0]
     about = next((c for c in ranked[1:MAX_SENTENCES] if c.covered_keys - asked and c.score >= TIED * best.score), None)
     return ranked if about is None else [about, *(c for c in ranked if c is not about)]
+
+
+def _rule_first(ranked: list[Candidate]) -> list[Candidate]:
+    """The best sentence departs from a rule („… kann abweichend von § 9 Satz 1 und 3 die praktische Ausbildung bis
+    zur Dauer von zwölf Monaten …"): a sentence nearly as good that departs from none, covering as much of the
+    question (and giving the kind of value asked where the best one does), leads — the exception qualifies the rule,
+    it does not answer before it („Die Ausbildung dauert drei Jahre …" for „Wie lange dauert die Ausbildung zum
+    Physiotherapeuten?")."""
+    if not ranked or not _DEROGATES.search(ranked[0].text):
+        return ranked
+    best = ranked[0]
+    rule = next(
+        (
+            c
+            for c in ranked[1:MAX_SENTENCES]
+            if not _DEROGATES.search(c.text)
+            and c.key_coverage >= best.key_coverage
+            and (c.gives_type or not best.gives_type)
+            and c.score >= TIED * best.score
+        ),
+        None,
+    )
+    return ranked if rule is None else [rule, *(c for c in ranked if c is not rule)]
 
 
 def _which_named_first(ranked: list[Candidate], words: Sequence[QuestionWord], question: str) -> list[Candidate]:

