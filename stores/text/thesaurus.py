@@ -7,7 +7,8 @@ and ``broader_de.txt.gz`` (a lemma, then its broader terms), written as the anal
 everyday words („Krankschreibung", „Gehalt") what a KB states in its own („Arbeitsunfähigkeitsbescheinigung",
 „Entgelt"), and about their own case („Mein Kind hat Grippe") what a KB states for the class („erkrankt").
 The classes of family words („Sohn" → „Kind", „Mutter" → „Elternteil"), which OpenThesaurus lacks, are written by
-hand in ``kinship_de.txt``.
+hand in ``kinship_de.txt``, and so are synonyms of working life it does not link („Chef" / „Führungskraft") in
+``workplace_de.txt``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from stores.vector.analyzer import ANALYZER_VERSION, analyze
 SYNONYMS_FILE: Final = Path(__file__).with_name("synonyms_de.txt.gz")
 BROADER_FILE: Final = Path(__file__).with_name("broader_de.txt.gz")
 KINSHIP_FILE: Final = Path(__file__).with_name("kinship_de.txt")
+WORKPLACE_FILE: Final = Path(__file__).with_name("workplace_de.txt")
 HEADER_PREFIX: Final = "# analyzer="
 
 
@@ -32,7 +34,7 @@ class ThesaurusOutdated(RuntimeError):
 
 def synonyms(lemma: str) -> frozenset[str]:
     """The lemmas that share a meaning with ``lemma`` (without it); empty for a word the thesaurus lacks."""
-    return _index(SYNONYMS_FILE).get(lemma, frozenset())
+    return _index(SYNONYMS_FILE).get(lemma, frozenset()) | _workplace_index(WORKPLACE_FILE).get(lemma, frozenset())
 
 
 def broader(lemma: str) -> frozenset[str]:
@@ -63,6 +65,19 @@ def _kinship_index(path: Path) -> dict[str, frozenset[str]]:
         if line.strip() and not line.startswith("#"):
             word, classes = line.split(":")
             found[_lemma(word)] = frozenset(_lemma(c) for c in classes.split(","))
+    return found
+
+
+@lru_cache(maxsize=2)
+def _workplace_index(path: Path) -> dict[str, frozenset[str]]:
+    """The hand-written synonym sets of working life (``Chef, Vorgesetzter, Führungskraft``), as the analyzer's
+    lemmas."""
+    found: dict[str, frozenset[str]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            members = frozenset(_lemma(word) for word in line.split(","))
+            for lemma in members:
+                found[lemma] = found.get(lemma, frozenset()) | (members - {lemma})
     return found
 
 

@@ -35,6 +35,9 @@ def test_the_shipped_sets_know_everyday_and_official_words_alike() -> None:
     assert "person" not in broader("chef") and broader("nichtswort") == frozenset()
     # the hand-written classes of family words
     assert {"kind", "angehoriger"} <= broader("tochter") and {"elternteil", "angehoriger"} <= broader("mutter")
+    # … and the hand-written synonyms of working life, both ways, beside OpenThesaurus's own
+    assert "fuhrungskraft" in synonyms("chef") and {"chef", "vorgesetzte", "manager"} <= synonyms("fuhrungskraft")
+    assert "nebentatigkeit" in synonyms("nebenjob") and "altersversorgung" in synonyms("betriebsrente")
 
 
 def test_a_build_keeps_nouns_of_one_meaning_and_drops_the_rest(tmp_path: Path) -> None:
