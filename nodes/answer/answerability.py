@@ -151,6 +151,9 @@ _DEROGATES: Final = regex.compile(
     r"\b(?:[Aa]bweichend|nicht anzuwenden|gilt nicht|gelten nicht|keine Anwendung|gilt entsprechend|"
     r"gelten entsprechend|gilt auch|gelten auch|ausgenommen)\b"
 )
+# the words of a sentence that departs from a rule it names („kann abweichend von § 9 Satz 1 …"); „Dies gilt nicht für
+# …" after a sentence is its own exception, read with it
+_DEPARTS: Final = regex.compile(r"(?i)\babweichend\b")
 # „in zehn Jahren …, spätestens in 30 Jahren": a value and its limit, not a value per case
 _BOUND: Final = regex.compile(r"\b(?:spätestens|frühestens|längstens|höchstens|mindestens)\s+(?:\p{Ll}+\s+)?$")
 # Dimensions whose words in a sentence name a case of the rule (Teilzeit, Bayern, Gastronomie); „Jahr" or „Inland"
@@ -633,14 +636,14 @@ def _rule_first(ranked: list[Candidate]) -> list[Candidate]:
     question (and giving the kind of value asked where the best one does), leads — the exception qualifies the rule,
     it does not answer before it („Die Ausbildung dauert drei Jahre …" for „Wie lange dauert die Ausbildung zum
     Physiotherapeuten?")."""
-    if not ranked or not _DEROGATES.search(ranked[0].text):
+    if not ranked or not _DEPARTS.search(ranked[0].text):
         return ranked
     best = ranked[0]
     rule = next(
         (
             c
             for c in ranked[1:MAX_SENTENCES]
-            if not _DEROGATES.search(c.text)
+            if not _DEPARTS.search(c.text)
             and c.key_coverage >= best.key_coverage
             and (c.gives_type or not best.gives_type)
             and c.score >= TIED * best.score

@@ -2452,3 +2452,7 @@ def test_a_rule_answers_before_the_exception_that_departs_from_it() -> None:
     # far behind, the rule does not lead; nor does a sentence that gives no value where the exception does
     assert _rule_first([ranked[0], replace(ranked[1], score=1.5)])[0].hit.entry_id == "MPhG §17"
     assert _rule_first([ranked[0], replace(ranked[1], gives_type=False)])[0].hit.entry_id == "MPhG §17"
+    # a sentence read with its own exception („… verfolgt werden. Dies gilt nicht für verleumderische Beleidigungen.")
+    # departs from no rule: it keeps the lead
+    own = replace(ranked[0], text="Ein Abgeordneter darf nicht verfolgt werden. Dies gilt nicht für Beleidigungen.")
+    assert _rule_first([own, ranked[1]])[0] is own
