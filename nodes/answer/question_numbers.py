@@ -32,5 +32,5 @@ def values_stated(question: str, sentence: str) -> bool:
 
 def _bare_numbers(text: str) -> list[str]:
     """The numbers in digits that count nothing the premise check reads (no unit, no reference): „ab 25"."""
-    counted = [q.text for q in quantities(text)]
-    return [n for n in _DIGITS.findall(without_references(text)) if not any(n in c for c in counted)]
+    counted = {n for q in quantities(text) for n in _DIGITS.findall(q.text)}
+    return [n for n in _DIGITS.findall(without_references(text)) if n not in counted]

@@ -37,3 +37,5 @@ def test_a_bare_number_of_the_question_is_stated_only_with_its_value() -> None:
     assert not values_stated(question, "Gewählt ist, wer die Stimmen der Mehrheit des Bundestages auf sich vereinigt.")
     assert values_stated("Darf man ab 18 wählen?", "Wahlberechtigt ist, wer das achtzehnte Lebensjahr vollendet hat.")
     assert values_stated("Was regelt § 38 Abs. 2 BDSG?", "Die Benennung.")  # references count nothing
+    # a bare number is no part of a quantity that merely contains its digits
+    assert not values_stated("Gilt ab 5 die Frist von 25 Tagen?", "Die Frist beträgt 25 Tage.")
