@@ -118,10 +118,13 @@ class SimilarityGate:
 
     def lowest(self, features: AnswerFeatures) -> float:
         """The floor for this answer: ``said_floor`` where a sentence says all of its (two or more) key words,
-        ``word_floor`` where it says the only one."""
+        ``word_floor`` where it says the only one and gives the kind of value asked — one word said is no answer
+        to „Wie alt …?" from a sentence without an age („mindestens zwei Ländern" for the Bundespräsident)."""
         if features.key_coverage < 1.0 or not features.key_terms:
             return self.floor
-        return self.said_floor if features.key_terms >= SAID_KEYS else self.word_floor
+        if features.key_terms >= SAID_KEYS:
+            return self.said_floor
+        return self.word_floor if features.value_answered else self.floor
 
 
 SIMILARITY_GATES: Final[dict[str, SimilarityGate]] = {

