@@ -158,6 +158,12 @@ LIGHT_VERBS: Final = frozenset(
     """geben gehen kommen machen tun bekommen kriegen nehmen passieren stehen bleiben lassen liegen sein haben
     werden""".split()
 )
+# „wenn ich krank bin": the word a copula closes a condition clause with names the case, as a verb would — unless
+# it is an adverb („wenn das Frühstück inklusive ist", „wenn ich wieder da bin")
+_COPULAS: Final = frozenset("bin bist ist sind seid war warst waren wäre wären werde wirst wird werden wurde".split())
+_ADVERBS: Final = frozenset("inklusive exklusive dabei da dort hier so weg vorbei zurück drin dran mit".split())
+# „Bescheid sagen / geben / wissen": the noun is part of the verb („mitteilen"), no matter of its own
+_IDIOM_NOUNS: Final = {"bescheid": frozenset({"sagen", "geben", "wissen", "bekommen", "kriegen"})}
 TIME_UNITS: Final = frozenset("tag woche monat quartal jahr".split())
 # „zu Hause", „nach Hause": an adverb of place in two words; a sentence need not name a house to answer
 # „Darf die Polizei meine Wohnung durchsuchen, wenn ich nicht zu Hause bin?" — unless it is all the question names
@@ -201,6 +207,8 @@ SAME_STEM: Final = 0.6
 BROADER: Final = 0.6  # the class the word belongs to, said as a word of its own (thesaurus: „Grippe" ← „Erkrankung")
 MIN_STEM: Final = 7  # letters two lemmas share at least to count as one stem …
 MAX_ENDING: Final = 3  # … and differ in endings of at most this many letters ("-en", "-ung")
+_ADJECTIVE_NOUNS: Final = ("heit", "keit", "igkeit", "schaft")  # „Krankheit", „Arbeitslosigkeit", „Schwangerschaft"
+_ADJECTIVE_VERBS: Final = ("en", "t", "ung")  # „erkranken", „erkrankt", „Erkrankung"
 NEGATION: Final = "un"  # „ungekündigt": a participle the analyzer does not reduce to its verb
 _UNSTRESSED: Final = ("be", "ge", "er", "ver", "zer", "ent", "emp", "miss")
 MIN_VERB_STEM: Final = 4  # a shorter stem may be a verb's and its noun's („zahlen" / „Zahlung", „dauern" / „Dauer")
@@ -291,6 +299,23 @@ class Candidate:
         return self.score - TYPE_WEIGHT * bool(self.gives_type)
 
 
+def _closed_by_copula(text: str, found: Sequence[regex.Match[str]], position: int) -> bool:
+    """The word is the last before a copula that ends its clause („wenn ich krank bin", „falls er verhindert ist")."""
+    if found[position].group(0).casefold() in _ADVERBS:
+        return False
+    if position + 1 >= len(found) or found[position + 1].group(0).casefold() not in _COPULAS:
+        return False
+    ends = found[position + 1].end()
+    following = found[position + 2].start() if position + 2 < len(found) else len(text)
+    return position + 2 >= len(found) or bool(_CLAUSE_END.search(text, ends, following))
+
+
+def _idiom_verb(found: Sequence[regex.Match[str]], position: int, verbs: frozenset[str]) -> bool:
+    """The noun's verb of the idiom follows it („Bescheid sagen", „Bescheid geben")."""
+    after = found[position + 1].group(0) if position + 1 < len(found) else ""
+    return after[:1].islower() and verb_lemma(after.casefold()) in verbs
+
+
 def question_words(question: str, *, with_units: bool = False) -> list[QuestionWord]:
     """The question's content words; stopwords, question openers and (unless ``with_units``) the units of its
     values are left out — with a value written in words („fünf Jahre"); a value in digits stays key content. So is
@@ -348,7 +373,11 @@ def question_words(question: str, *, with_units: bool = False) -> list[QuestionW
             key = False
         elif condition and word[0].islower():
             verb = verb_lemma(word)
-            key = verb is not None and verb not in LIGHT_VERBS
+            key = (verb is not None and verb not in LIGHT_VERBS) or (
+                verb is None and _closed_by_copula(text, found, position)
+            )
+        elif terms[0] in _IDIOM_NOUNS:
+            key = key and not _idiom_verb(found, position, _IDIOM_NOUNS[terms[0]])
         words.append(QuestionWord(word, terms, key, number, asked))
         if at_home:
             at_home_words.append(len(words) - 1)
@@ -465,6 +494,7 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
         if any(_same_stem(lemma, t) for t in available if t.startswith(prefix) or negated or t.startswith(NEGATION))
         or _ablaut_noun(lemma) in available
         or any(_ablaut_noun(t) == lemma for t in available)
+        or any(_adjective_and_derived(lemma, t) or _adjective_and_derived(t, lemma) for t in available)
         else 0.0
     )
     # … each part as it is or in a form of its stem, as the word in a form of its stem: „Werbeanrufe" ← „Werbung mit
@@ -607,6 +637,16 @@ def _negated_participle(verb: str, word: str) -> bool:
         return False
     base = stem if stem.startswith(_UNSTRESSED) else f"ge{stem}"
     return bool(regex.fullmatch(rf"{NEGATION}{regex.escape(base)}e?t(?:e[mnrs]?)?", word))
+
+
+def _adjective_and_derived(adjective: str, term: str) -> bool:
+    """A noun or verb made from the adjective: ``krank`` / ``Krankheit``, ``erkranken``, ``Erkrankung``;
+    ``arbeitslos`` / ``Arbeitslosigkeit``."""
+    if len(adjective) < MIN_VERB_STEM + 1:  # „tot" / „Tod" are no derivation of each other
+        return False
+    return term in {f"{adjective}{suffix}" for suffix in _ADJECTIVE_NOUNS} | {
+        f"er{adjective}{ending}" for ending in _ADJECTIVE_VERBS
+    }
 
 
 def _verb_and_noun(verb: str, noun: str) -> bool:

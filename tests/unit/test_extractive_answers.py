@@ -225,6 +225,36 @@ def test_the_verb_of_a_condition_clause_is_key_content() -> None:
     assert light == {"entscheidet": False, "Betriebsrat": True, "gibt": False}
 
 
+def test_the_word_a_copula_closes_a_condition_with_is_key_content() -> None:
+    """„wenn ich krank bin" names the case as „wenn ich kündige" does; „Bescheid sagen" is a verb („mitteilen"), its
+    noun no matter of its own — the question was refused for want of a sentence saying „Bescheid"."""
+    question = "Muss ich meinem Chef Bescheid sagen, wenn ich krank bin?"
+    assert {w.word: w.key for w in question_words(question)} == {
+        "Chef": False, "Bescheid": False, "sagen": False, "krank": True,
+    }  # fmt: skip
+    sick = hit("t-krank", "Wer arbeitsunfähig erkrankt, meldet sich am ersten Tag bei der Führungskraft krank.")
+    assert rank(question, candidates([sick]), None)[0].key_coverage == 1.0
+    # an adverb before the copula names no case, nor does a word the clause goes on after
+    extra = {w.word: w.key for w in question_words("Was zahlt die Firma, wenn das Frühstück inklusive ist?")}
+    assert extra["inklusive"] is False
+    assert {w.word: w.key for w in question_words("Was gilt, wenn ich krank zu Hause bin?")}["krank"] is False
+    # a notice of an authority is a matter of its own
+    assert {w.word: w.key for w in question_words("Wann bekomme ich den Bescheid der Behörde?")}["Bescheid"] is True
+
+
+def test_an_adjective_is_covered_by_its_noun_and_its_verb() -> None:
+    """„krank" ← „Krankheit", „erkrankt", „Erkrankung"; „arbeitslos" ← „Arbeitslosigkeit"; „tot" is no „Tod"."""
+    question = "Was passiert mit dem Urlaub, wenn ich krank bin?"
+    for sentence in (
+        "Konnte der Urlaub wegen Krankheit nicht genommen werden, bleibt er erhalten.",
+        "Wer erkrankt, meldet sich am ersten Tag.",
+        "Ab dem vierten Tag der Erkrankung ist eine Bescheinigung nötig.",
+    ):
+        assert _covered(question, "krank", sentence) == SAME_STEM
+    assert _covered("Was gilt, wenn ich arbeitslos bin?", "arbeitslos", "Bei Arbeitslosigkeit gilt das.") == SAME_STEM
+    assert _covered("Was gilt, wenn er tot ist?", "tot", "Mit dem Tod endet das Amt.") == 0.0
+
+
 def test_at_home_is_where_not_what_a_question_asks_about() -> None:
     """„zu Hause" / „nach Hause" says where the asker is: a sentence on searching a home need not say „Haus"."""
     question = "Darf die Polizei meine Wohnung durchsuchen, wenn ich nicht zu Hause bin?"
