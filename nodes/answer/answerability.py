@@ -433,11 +433,13 @@ def _choose(
         new = candidate.said_keys - covered - (set() if same_block else asked | own_block)
         gives_value = not valued and bool(candidate.gives_type) and (same_block or bool(candidate.covered_keys - asked))
         # a sentence of the best's block, nearly as good, that says a question word none of the chosen says: the
-        # rule's consequence beside its condition („… privat nutzen." and „… wird mit 1 % … versteuert …")
+        # rule's consequence beside its condition („… privat nutzen." and „… wird mit 1 % … versteuert …"); a key word
+        # the block's header says is said for every sentence of it („Physiotherapeuten" of the Masseur- und
+        # Physiotherapeutengesetz, not a sentence on Modulprüfungen that names the Physiotherapeuten's Verordnung)
         completes = (
             same_block
             and candidate.score >= FURTHER_OTHER_BLOCK * best.score
-            and bool(candidate.said_words - said - _subject(candidate, paragraph))
+            and bool(candidate.said_words - said - covered - _subject(candidate, paragraph))
         )
         qualifies = _qualifies(candidate, best, paragraph)
         wanted = new or gives_value or completes or qualifies
