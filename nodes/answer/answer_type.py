@@ -31,10 +31,17 @@ _QUESTION_TYPES: Final[tuple[tuple[AnswerType, regex.Pattern[str]], ...]] = (
             regex.I,
         ),
     ),
-    ("deadline", regex.compile(r"\b(?:bis|ab|seit) wann\b|\bfrist\b|\bwie schnell\b|\bbis zu welchem\b", regex.I)),
+    # „Bis zu welchem Zeitpunkt …" asks when, „Bis zu welchem Betrag …" how much (below)
+    (
+        "deadline",
+        regex.compile(
+            r"\b(?:bis|ab|seit) wann\b|\bfrist\b|\bwie schnell\b|\bbis zu welche[mr] (?:zeitpunkt|tag|datum|termin)\b",
+            regex.I,
+        ),
+    ),
     ("time", regex.compile(r"\bwann\b", regex.I)),  # a time, or the condition under which something holds
     # „Wie hoch …" asks for a sum (money, a share, a measure), „Wie viele …" for any count, of people too
-    ("sum", regex.compile(r"\bwie hoch\b|\bwas kostet\b|\bwelche[nrs]? (?:höhe|summe|betrag)\b", regex.I)),
+    ("sum", regex.compile(r"\bwie hoch\b|\bwas kostet\b|\bwelche[mnrs]? (?:höhe|summe|betrag)\b", regex.I)),
     ("majority", regex.compile(r"\b(?:welche[nrs]?|mit welcher) (?:\p{L}+ )?(?:mehrheit|quorum)\b", regex.I)),
     ("amount", regex.compile(r"\bwie ?viel\w*|\bwelche[nrs]? anzahl\b", regex.I)),
 )

@@ -19,6 +19,8 @@ from nodes.answer.answer_type import asks_lead_time, expected_answer_type, gives
         ("Wie alt muss man sein?", "age"),
         ("Bis wann muss ich die Reise abrechnen?", "deadline"),
         ("Mit welcher Frist kann ich kündigen?", "deadline"),
+        ("Bis zu welchem Zeitpunkt muss ich widersprechen?", "deadline"),
+        ("Bis zu welchem Betrag haftet der Hersteller?", "sum"),
         ("Wann erlischt die Produkthaftung?", "time"),
         ("Ab wie vielen Leuten braucht eine Firma einen Datenschutzbeauftragten?", "amount"),
         ("Wie hoch ist das Weihnachtsgeld?", "sum"),
