@@ -232,6 +232,7 @@ def assess_answerability(
     # a question of several parts is answered from one ranking per part: in the whole question's ranking the
     # other part's sentence is the runner-up, so the margins are measured per part (the smallest counts)
     per_part = [r for r in by_part if r]
+    value_given = _gives_asked_value(evidence, best, parts=bool(by_part))
     features = AnswerFeatures(
         outcome=outcome,
         key_terms=len(keys),
@@ -247,8 +248,8 @@ def assess_answerability(
         similarity_margin=round(min(_similarity_lead(r) for r in per_part or [ranked]), 4),
         most_similar=all(_most_similar(r) for r in per_part or [ranked]),
         sentence_relevance=round(best.hit.score, 4) if best else 0.0,
-        value_answered=(answered := _gives_asked_value(evidence, best, parts=bool(by_part))),
-        value_missing=not answered and expected_answer_type(question) not in (None, "time"),
+        value_answered=value_given,
+        value_missing=not value_given and expected_answer_type(question) not in (None, "time"),
         lacks_a_named_word=any(w.terms[0] in named for w in lacking),
         premise_settled=outcome == "false_premise"
         or (best is not None and values_stated(question, ". ".join([best.hit.title, *(c.text for c in evidence)]))),
