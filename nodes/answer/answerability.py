@@ -435,8 +435,8 @@ def _choose(
         gives_value = not valued and bool(candidate.gives_type) and (same_block or bool(candidate.covered_keys - asked))
         # a sentence of the best's block, nearly as good, that says a question word none of the chosen says: the
         # rule's consequence beside its condition („… privat nutzen." and „… wird mit 1 % … versteuert …"); a key word
-        # the block's header says is said for every sentence of it („Physiotherapeuten" of the Masseur- und
-        # Physiotherapeutengesetz, not a sentence on Modulprüfungen that names the Physiotherapeuten's Verordnung)
+        # the block's header says is said for every sentence of it („Physiotherapeuten" of the law on the „Berufe in
+        # der Physiotherapie", not a sentence on Modulprüfungen that names the Physiotherapeuten's Verordnung)
         completes = (
             same_block
             and candidate.score >= FURTHER_OTHER_BLOCK * best.score

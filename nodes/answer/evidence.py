@@ -162,8 +162,9 @@ LIGHT_VERBS: Final = frozenset(
 # it is an adverb („wenn das Frühstück inklusive ist", „wenn ich wieder da bin")
 _COPULAS: Final = frozenset("bin bist ist sind seid war warst waren wäre wären werde wirst wird werden wurde".split())
 _ADVERBS: Final = frozenset("inklusive exklusive dabei da dort hier so weg vorbei zurück drin dran mit".split())
-# „Bescheid sagen / geben / wissen": the noun is part of the verb („mitteilen"), no matter of its own
-_IDIOM_NOUNS: Final = {"bescheid": frozenset({"sagen", "geben", "wissen", "bekommen", "kriegen"})}
+# „Bescheid sagen / geben / wissen": the noun is part of the verb („mitteilen"), no matter of its own; a „Bescheid"
+# one gets may be an authority's decision
+_IDIOM_NOUNS: Final = {"bescheid": frozenset({"sagen", "geben", "wissen"})}
 TIME_UNITS: Final = frozenset("tag woche monat quartal jahr".split())
 # „zu Hause", „nach Hause": an adverb of place in two words; a sentence need not name a house to answer
 # „Darf die Polizei meine Wohnung durchsuchen, wenn ich nicht zu Hause bin?" — unless it is all the question names
@@ -300,7 +301,7 @@ class Candidate:
 
 
 def _closed_by_copula(text: str, found: Sequence[regex.Match[str]], position: int) -> bool:
-    """The word is the last before a copula that ends its clause („wenn ich krank bin", „falls er verhindert ist")."""
+    """The word is the last before a copula that ends its clause („wenn ich krank bin", „falls sie schwanger ist")."""
     if found[position].group(0).casefold() in _ADVERBS:
         return False
     if position + 1 >= len(found) or found[position + 1].group(0).casefold() not in _COPULAS:

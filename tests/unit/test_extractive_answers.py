@@ -262,8 +262,9 @@ def test_the_word_a_copula_closes_a_condition_with_is_key_content() -> None:
     extra = {w.word: w.key for w in question_words("Was zahlt die Firma, wenn das Frühstück inklusive ist?")}
     assert extra["inklusive"] is False
     assert {w.word: w.key for w in question_words("Was gilt, wenn ich krank zu Hause bin?")}["krank"] is False
-    # a notice of an authority is a matter of its own
+    # a notice of an authority is a matter of its own, one that is received too
     assert {w.word: w.key for w in question_words("Wann bekomme ich den Bescheid der Behörde?")}["Bescheid"] is True
+    assert {w.word: w.key for w in question_words("Wann muss ich Bescheid bekommen?")}["Bescheid"] is True
 
 
 def test_an_adjective_is_covered_by_its_noun_and_its_verb() -> None:
