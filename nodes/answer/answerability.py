@@ -411,8 +411,14 @@ def _choose(
     # Bundestages …" for „Ab welchem Alter darf man den Bundestag wählen?")
     own_block = frozenset(k for c in ranked if c.hit.entry_id == best.hit.entry_id for k in c.said_keys)
     for candidate in ranked[1:]:
-        if len(chosen) >= MAX_SENTENCES or candidate.score < FURTHER_SAME_BLOCK * best.score:
+        if len(chosen) >= MAX_SENTENCES:
             break
+        # a sentence that names the best one by its number belongs to it at any score: the best one's value may earn
+        # it the answer-type bonus its limit lacks („Absatz 1 gilt nicht für Dienstreisen, die kürzer als acht Stunden
+        # dauern." for „Wie viel Tagegeld …?")
+        qualifies = _qualifies(candidate, best, paragraph)
+        if candidate.score < FURTHER_SAME_BLOCK * best.score and not qualifies:
+            continue
         # the time after or before the period asked about is another case („Nach der Probezeit beträgt die
         # Kündigungsfrist …" beside the answer for „… in der Probezeit?")
         if candidate.bound_terms & during:
@@ -442,7 +448,6 @@ def _choose(
             and candidate.score >= FURTHER_OTHER_BLOCK * best.score
             and bool(candidate.said_words - said - covered - _subject(candidate, paragraph))
         )
-        qualifies = _qualifies(candidate, best, paragraph)
         wanted = new or gives_value or completes or qualifies
         # about the question nearly as much as the best one, unless it covers more of its key content, or as much
         # of it, tied with the best and with another value of its kind: the other case the question names („als
@@ -455,7 +460,12 @@ def _choose(
         # … at any cosine only where it shares a key word with the best one (``shares``)
         more = bool(new) and shares and (candidate.key_coverage > best.key_coverage or other_case)
         near = more or qualifies or _cosine_within(candidate, best, cosine_within)
-        if wanted and near and candidate.score >= close * best.score and not _overlaps(candidate.text, chosen):
+        if (
+            wanted
+            and near
+            and (qualifies or candidate.score >= close * best.score)
+            and not _overlaps(candidate.text, chosen)
+        ):
             chosen.insert(0 if gives_value else len(chosen), candidate)
             covered |= new
             said |= candidate.said_words
