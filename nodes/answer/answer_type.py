@@ -1,7 +1,8 @@
 """The kind of value a question asks for, read from its question word, and whether a sentence gives one.
 
 „Wie lange …" asks for a duration, „Wie alt …" for an age, „Wie oft …" for a frequency, „Wann …" for a time or
-a deadline, „Wie hoch …" for a sum (no head count), „Wie viel/viele …" for any amount, „Welche Mehrheit …" for
+a deadline, „Wie hoch …" for a sum (no head count), money where the question names it („Wie viel verdient …",
+„Wie hoch ist das Bußgeld?"), „Wie viel/viele …" for any amount, „Welche Mehrheit …" for
 a majority (a share of the votes, unanimity, or the majority of the members). German statutes write many
 values as words („sechs Monaten", „vierzigste Lebensjahr", „fünfzigtausend Euro"), so number words count as
 numbers. References to other provisions (``§ 15 Abs. 2``, ``Nr. 3``) are no values.
@@ -17,7 +18,7 @@ from nodes.answer.premise import PEOPLE
 from stores.text.references import NUMBER_RUN
 from stores.vector.analyzer import analyze
 
-AnswerType = Literal["age", "frequency", "duration", "deadline", "time", "sum", "majority", "amount"]
+AnswerType = Literal["age", "frequency", "duration", "deadline", "time", "money", "sum", "majority", "amount"]
 
 # First match wins: "Wie viele Jahre" asks for a duration before it asks for an amount.
 _QUESTION_TYPES: Final[tuple[tuple[AnswerType, regex.Pattern[str]], ...]] = (
@@ -40,6 +41,16 @@ _QUESTION_TYPES: Final[tuple[tuple[AnswerType, regex.Pattern[str]], ...]] = (
         ),
     ),
     ("time", regex.compile(r"\bwann\b", regex.I)),  # a time, or the condition under which something holds
+    # „Wie viel verdient …", „Wie hoch ist das Bußgeld?": money, which no term of office or head count gives
+    (
+        "money",
+        regex.compile(
+            r"^(?=.*(?:\bwie ?viel\b|\bwie hoch\b|\bwas kostet\b|\bwelche[mnrs]? (?:höhe|summe|betrag)\b))"
+            r".*(?:geld|zuschuss|\bkost|verdien|gehalt|lohn|kaution|bafög|prämie|pauschale|vergütung|entschädigung"
+            r"|pension|miete|gebühr|euro\b|\b(?:be)?zahl(?:t|st|en|e)\b)",
+            regex.I,
+        ),
+    ),
     # „Wie hoch …" asks for a sum (money, a share, a measure), „Wie viele …" for any count, of people too
     ("sum", regex.compile(r"\bwie hoch\b|\bwas kostet\b|\bwelche[mnrs]? (?:höhe|summe|betrag)\b", regex.I)),
     ("majority", regex.compile(r"\b(?:welche[nrs]?|mit welcher) (?:\p{L}+ )?(?:mehrheit|quorum)\b", regex.I)),
@@ -79,6 +90,17 @@ _UNTIL_END: Final = regex.compile(r"(?i)\bbis zu[mr]? (?:ende|ablauf|vollendung|
 # „von 9:30 bis 14:30 Uhr": a span of the clock says how long, as a length does
 _CLOCK_SPAN: Final = regex.compile(
     r"(?i)\b(?:von|zwischen)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:uhr\s+)?(?:bis|und)\s+\d{1,2}(?:[:.]\d{2})?\s?uhr\b"
+)
+# a sum of money: a number with a currency or a share („0,30 €", „fünfzigtausend Euro", „2,5 Millionen Dollar",
+# „20 %", „drei Monatsgehälter"), or a share of a sum in words („die Hälfte der Kosten"; „zu zwei Dritteln aus
+# Abgeordneten" is none)
+_CURRENCY: Final = r"(?:€|\$|£|%|euro|eur|cent|prozent|(?:us-)?dollar|pfund|mark|franken|yen|yuan|rubel|kronen|gulden)"
+_MONEY: Final = regex.compile(
+    rf"(?i)(?:\d[\d.,]*|\b{_NUMBER_PART}+)\s*(?:(?:tausend|millionen?|milliarden?|mio\.|mrd\.)\s*)?"
+    rf"(?:{_CURRENCY}(?!\p{{L}})|\p{{L}}*(?:gehalt|gehält|entgelt|lohn|löhn))"
+    r"|[$£€]\s?\d"
+    r"|\b(?:hälfte|\p{L}*(?:drittel|viertel))\p{L}* (?:der|des) (?:\p{L}+ )?"
+    r"\p{L}*(?:kosten|beitr|betrag|preis|entgelt|gehalt|lohn|rate|miete|gebühr)"
 )
 _MAJORITY: Final = regex.compile(
     r"(?i)\b(?:hälfte|\p{L}*(?:drittel|viertel|fünftel|sechstel|siebtel|achtel|zehntel)(?:n|s)?)\b|\beinstimmig"
@@ -162,6 +184,8 @@ def gives(answer_type: AnswerType, sentence: str, *, lead_times: bool) -> bool:
             return any(not _TIME_UNIT.match(unit) or (number, unit) not in leads for number, unit in found) or bool(
                 _RELATIVE_COUNT.search(sentence)
             )
+        case "money":
+            return bool(_MONEY.search(sentence))
         case "sum":  # „weniger als 100 Mitarbeiter" is no sum
             return any((analyze(unit) or [""])[0] not in PEOPLE for _, unit in found)
         case "duration":
