@@ -25,6 +25,7 @@ from nodes.answer.context import AnswerContext
 from nodes.answer.evidence import (
     COVERED,
     MIN_PART,
+    TIME_UNITS,
     Candidate,
     QuestionWord,
     applied_cases,
@@ -752,8 +753,14 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
     ):
         further.insert(0, similar)
     searched = pool + further
+    # the asked values' numbers and units of time: a sentence that covers no other key word is about another thing
+    value_terms = {t for q in quantities(question) for t in analyze(q.text) if t[:1].isdigit() or t in TIME_UNITS}
     found = first_premise_conflict(
-        question, [c.text for c in searched], close=len(pool), coverage=[c.key_coverage for c in searched]
+        question,
+        [c.text for c in searched],
+        close=len(pool),
+        coverage=[c.key_coverage for c in searched],
+        confirms=[bool(c.covered_keys - value_terms) for c in searched],
     )
     if found is not None:
         index, conflict = found

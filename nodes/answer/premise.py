@@ -457,7 +457,12 @@ def says_repeatedly(text: str) -> bool:
 
 
 def first_premise_conflict(
-    question: str, sentences: Sequence[str], *, close: int | None = None, coverage: Sequence[float] | None = None
+    question: str,
+    sentences: Sequence[str],
+    *,
+    close: int | None = None,
+    coverage: Sequence[float] | None = None,
+    confirms: Sequence[bool] | None = None,
 ) -> tuple[int, PremiseConflict] | None:
     """The first sentence (and the quantity) that contradicts a quantity of the question.
 
@@ -469,7 +474,9 @@ def first_premise_conflict(
     amount): „spätestens einen Monat" for other dates further down leaves „vier Wochen" open. With ``coverage`` (each
     sentence's share of the question's key content), a sentence confirms only against one that covers no more of the
     question: „Zwölf Monate nach Beendigung" leaves „ein Jahr" open against „Wird die Prüfung abgebrochen, … innerhalb
-    von drei Monaten" for a question about an abandoned trial.
+    von drei Monaten" for a question about an abandoned trial. With ``confirms``, only the sentences it marks confirm:
+    one that says nothing of the question but its value is about something else („Die oder der Bundesbeauftragte muss
+    … das 35. Lebensjahr vollendet haben" for „Muss der Bundespräsident mindestens 35 Jahre alt sein?").
     """
     asked = quantities(question)
     stated = [quantities(s) for s in sentences]
@@ -478,7 +485,8 @@ def first_premise_conflict(
         [
             index
             for index, found in enumerate(stated)
-            if any(
+            if (confirms is None or confirms[index])
+            and any(
                 (
                     a.agrees(q)
                     or bound_case(question, a, sentences[index], q) is True

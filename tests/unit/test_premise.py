@@ -722,3 +722,39 @@ def test_a_sentence_confirms_only_against_one_that_covers_no_more_of_the_questio
     assert found is not None and found[0] == 0 and found[1].stated.text == "drei Monaten"
     assert first_premise_conflict(question, [abandoned, finished], coverage=[1.0, 1.0]) is None
     assert first_premise_conflict(question, [abandoned, finished]) is None
+
+
+def test_a_sentence_that_says_only_the_asked_value_confirms_nothing() -> None:
+    question = "Muss der Bundespräsident mindestens 35 Jahre alt sein?"
+    commissioner = "Die oder der Bundesbeauftragte muss bei ihrer oder seiner Wahl das 35. Lebensjahr vollendet haben."
+    president = "Wählbar ist jeder Deutsche, der das vierzigste Lebensjahr vollendet hat."
+    assert first_premise_conflict(question, [commissioner, president]) is None
+    found = first_premise_conflict(question, [commissioner, president], confirms=[False, True])
+    assert found is not None and found[0] == 1 and found[1].stated.text == "vierzigste Lebensjahr"
+
+
+def test_the_asked_value_said_of_another_person_leaves_the_premise_to_be_corrected() -> None:
+    """The commissioner's „35. Lebensjahr" covers as much of the question as the president's „vierzigste" (the
+    president, named by every block, weighs little): only the sentence about the president may settle the premise."""
+    question = "Muss der Bundespräsident mindestens 35 Jahre alt sein?"
+    commissioner = hit(
+        "BDSG §11",
+        "Die oder der Bundesbeauftragte muss bei ihrer oder seiner Wahl das 35. Lebensjahr vollendet haben. Die oder "
+        "der Gewählte ist von der Bundespräsidentin oder dem Bundespräsidenten zu ernennen.",
+        work="BDSG",
+        title="§ 11 Wahl und Ernennung",
+    )
+    president = hit(
+        "GG Art54",
+        "Der Bundespräsident wird ohne Aussprache gewählt. Wählbar ist jeder Deutsche, der das vierzigste Lebensjahr "
+        "vollendet hat.",
+        work="GG",
+        rank=2,
+        title="Art 54",
+    )
+    office = hit("GG Art55", "Der Bundespräsident darf nicht der Regierung angehören.", work="GG", rank=3)
+    judges = hit("GG Art60", "Der Bundespräsident ernennt und entlässt die Bundesrichter.", work="GG", rank=4)
+    ranked = rank(question, candidates([commissioner, president, office, judges]), None)
+    _, premise, _, outcome = _choose(question, ranked, survey=False)
+    assert outcome == "false_premise"
+    assert premise is not None and (premise.entry_id, premise.stated) == ("GG Art54", "das vierzigste Lebensjahr")
