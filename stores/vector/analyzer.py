@@ -19,7 +19,7 @@ import regex
 import simplemma
 from wordfreq import zipf_frequency
 
-ANALYZER_VERSION: Final = "de-4"
+ANALYZER_VERSION: Final = "de-5"
 
 # Numbers first (so "28,5" and "1.234,56" stay whole), then words with inner hyphens/apostrophes,
 # then the two symbols whose meaning matters in payroll texts.
@@ -31,6 +31,9 @@ _SYMBOL_WORDS: Final = {"%": "prozent", "€": "euro", "§": "paragraph"}
 _FOLD: Final = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss", "é": "e", "è": "e", "à": "a"})
 _TRANSLITERATED: Final = regex.compile(r"(?<!q)(ae|oe|ue)")
 _LINKING: Final = ("s", "es", "n", "en", "er", "e")
+_TAKES_LINKING_N: Final = ("e", "er", "el")  # „Kunde-n-dienst", „Bauer-n-hof"; not „Stellung-n-ahme"
+# heads that are no words of their own: the noun of a verb only compounds form („Stellung|nahme" → nehmen)
+_BOUND_HEADS: Final = {"nahme": "nehmen"}
 _MIN_COMPOUND: Final = 10
 _MIN_PART: Final = 4
 _MIN_HEAD: Final = 3
@@ -119,9 +122,9 @@ def _compound_parts(word: str) -> tuple[str, ...]:
     stems: dict[str, str] = {}  # head → the stem before it
     for cut in range(_MIN_PART, len(word) - _MIN_HEAD + 1):
         modifier, head = word[:cut], word[cut:]
-        if not _known(head):
+        if not _known(head) and head not in _BOUND_HEADS:
             continue
-        forms = [modifier] + [modifier.removesuffix(x) for x in _LINKING if modifier.endswith(x)]
+        forms = [modifier] + [modifier.removesuffix(x) for x in _LINKING if _links(modifier, x)]
         stem = next((s for s in forms if len(s) >= _MIN_HEAD and _known(s)), None)
         if stem is not None:
             stems[head] = stem
@@ -129,7 +132,13 @@ def _compound_parts(word: str) -> tuple[str, ...]:
         if head in stems and head[1:] in stems:  # an earlier pair („ss…") may have removed one of them
             del stems[head if _linked_head_wins(head[1:], head) else head[1:]]
     best = max(((stem, head) for head, stem in stems.items()), key=lambda r: len(r[0]) * len(r[1]), default=None)
-    return () if best is None else (_lemma(best[0]), _lemma(best[1]))
+    return () if best is None else (_lemma(best[0]), _BOUND_HEADS.get(best[1]) or _lemma(best[1]))
+
+
+def _links(modifier: str, linking: str) -> bool:
+    """Whether the modifier may end in this linking element: a linking „n" follows only a stem in e, er or el."""
+    stem = modifier.removesuffix(linking)
+    return modifier.endswith(linking) and (linking != "n" or stem.endswith(_TAKES_LINKING_N))
 
 
 def _linked_head_wins(linked: str, whole: str) -> bool:

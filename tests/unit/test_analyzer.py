@@ -87,6 +87,22 @@ def test_a_linking_s_goes_where_the_head_is_the_commoner_noun(word: str, head: s
     assert analyze(word)[-1] == head
 
 
+@pytest.mark.parametrize(
+    ("word", "parts"),
+    [
+        ("Stellungnahme", ["stellung", "nehmen"]),  # was stellung|ahmen: a linking „n" after „Stellung"
+        ("Kenntnisnahme", ["kenntnis", "nehmen"]),
+        ("Stellungnahmen", ["stellung", "nehmen"]),
+        ("Kundendienst", ["kunde", "dienst"]),  # a stem in „e" takes the linking „n"
+        ("Unantastbar", []),  # not una|tastbar
+        ("Schuldners", []),  # not schuld|er
+    ],
+)
+def test_a_linking_n_follows_only_a_stem_in_e_and_nahme_is_the_noun_of_nehmen(word: str, parts: list[str]) -> None:
+    """„Stellung zu nehmen" in the statute shares the words of „Stellungnahme" in the question."""
+    assert analyze(word)[1:] == parts
+
+
 def test_query_and_document_vectors_follow_bm25() -> None:
     analyzer = GermanAnalyzer()
     doc = analyzer.document_vector("Urlaub Urlaub Urlaub Gehalt")
