@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import reduce
 from typing import Any, Final, Literal
 
 import regex
@@ -730,8 +731,12 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
     named = named_acts(question, hits)
     pool.sort(key=lambda c: not any(same_act(name, c.hit) for name in named))  # the act the question names first
     # further down, a sentence fully about the question may state the very thing asked; its paragraph may name the
-    # matter for it („Der Bundespräsident wird … gewählt. Wählbar ist jeder Deutsche, der … das vierzigste …")
-    words = named_by_kb(question_words(question), ranked)
+    # matter for it („Der Bundespräsident wird … gewählt. Wählbar ist jeder Deutsche, der … das vierzigste …"). An act
+    # the question names that the best sentence is not of is part of the premise, not of the matter: a sentence of it
+    # is no more about the question („Laut BDSG verjähren Ansprüche wegen unlauteren Wettbewerbs …" is not about the
+    # BDSG's Beschwerde)
+    doubted = [name for name in named if not same_act(name, best.hit)]
+    words = named_by_kb(question_words(reduce(without_act, doubted, question)), ranked)
     weights = word_weights(words, ranked)
     further = [
         c
@@ -759,7 +764,9 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
         question,
         [c.text for c in searched],
         close=len(pool),
-        coverage=[c.key_coverage for c in searched],
+        coverage=[
+            key_coverage(words, weights, [c.terms, c.header_terms]) if doubted else c.key_coverage for c in searched
+        ],
         confirms=[bool(c.covered_keys - value_terms) for c in searched],
     )
     if found is not None:

@@ -758,3 +758,25 @@ def test_the_asked_value_said_of_another_person_leaves_the_premise_to_be_correct
     _, premise, _, outcome = _choose(question, ranked, survey=False)
     assert outcome == "false_premise"
     assert premise is not None and (premise.entry_id, premise.stated) == ("GG Art54", "das vierzigste Lebensjahr")
+
+
+def test_a_sentence_of_the_act_the_question_wrongly_names_is_not_more_about_its_matter() -> None:
+    """„Laut BDSG …": the BDSG's three months are about another thing; the act's name, part of the premise, makes them
+    no better a match than the UWG's six months, which confirm the value — so the act is what gets corrected."""
+    other = hit(
+        "BDSG 2018 §61",
+        "Gegen eine Entscheidung der Bundesbeauftragten kann jede Person vorgehen, wenn sie nicht innerhalb von drei "
+        "Monaten unterrichtet wurde.",  # „Entscheidung" is a thesaurus synonym of „Wettbewerb" (a final)
+        work="Bundesdatenschutzgesetz",
+        title="§ 61 Rechtsschutz",
+        rank=2,
+    )
+    question = "Laut BDSG verjähren Ansprüche wegen unlauteren Wettbewerbs schon in sechs Monaten, stimmt's?"
+    evidence, premise, _, outcome = _choose(question, rank(question, candidates([UWG, other]), None), survey=False)
+    assert outcome == "false_premise" and premise is not None
+    assert (premise.asked, premise.stated, premise.entry_id) == (
+        "im BDSG",
+        "im Gesetz gegen den unlauteren Wettbewerb",
+        "UWG 2004 §11",
+    )
+    assert [e.hit.entry_id for e in evidence] == ["UWG 2004 §11"]
