@@ -115,6 +115,11 @@ _RELATIVE_COUNT: Final = regex.compile(
     r"(?i)\b(?:gleiche|doppelte|dreifache|halbe)[nmrs]? (?:Anzahl|Zahl)\b|\b(?:ebenso|doppelt so|halb so) viele\b"
 )
 _CONDITION: Final = regex.compile(r"(?i)\b(?:wenn|sofern|soweit|falls|solange|sobald)\b")
+# the event something begins or ends with answers „Wann …?" too: „… endigt … mit dem Zusammentritt eines neuen
+# Bundestages", „Das Amtsverhältnis endet … mit der Entlassung"
+_EVENT_VERB: Final = r"\b(?:beginn\w*|begann|begonnen|end(?:e|et|en|ete|igt|igen)|erlisch\w*|erlosch\w*)\b"
+_EVENT_NOUN: Final = r"\b[Mm]it (?:dem|der|seinem|seiner|ihrem|ihrer) \p{Lu}"
+_EVENT: Final = regex.compile(rf"{_EVENT_VERB}[^.;]*?{_EVENT_NOUN}|{_EVENT_NOUN}[^.;]*?{_EVENT_VERB}")
 # a case a provision names for itself: „im Falle einer Auflösung", „im Verteidigungsfalle"
 _CASE: Final = regex.compile(r"(?i)\bim\s+\p{L}*falle?\b")
 _AGE: Final = regex.compile(r"(?i)lebensjahr|\bjahre alt\b|\balter von\b|\bvolljährig|\bminderjährig")
@@ -193,7 +198,7 @@ def gives(answer_type: AnswerType, sentence: str, *, lead_times: bool) -> bool:
         case "deadline":
             return durations or bool(_DATE.search(sentence))
         case "time":
-            return durations or bool(_DATE.search(sentence)) or bool(_CONDITION.search(sentence))
+            return durations or any(p.search(sentence) for p in (_DATE, _CONDITION, _EVENT))
         case "age":
             return bool(_AGE.search(sentence))
         case "majority":

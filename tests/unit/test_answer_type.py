@@ -87,6 +87,12 @@ def test_number_words_are_values_and_references_are_not() -> None:
         ("time", "Die Kantine öffnet um 12 Uhr.", True),
         ("time", "Das Entgelt ist am letzten Bankarbeitstag des Monats auf dem Konto.", True),
         ("time", "Das Entgelt wird auf das Konto gezahlt.", False),
+        # the event something ends or begins with: „Wann endet das Amt eines Bundesministers?"
+        ("time", "Das Amt eines Bundesministers endigt mit dem Zusammentritt eines neuen Bundestages.", True),
+        ("time", "Das Amtsverhältnis endet außer durch Tod mit der Entlassung.", True),
+        ("time", "Mit dem Ende der Probezeit beginnt der Kündigungsschutz.", True),
+        ("time", "Der Bundestag wählt mit der Mehrheit seiner Mitglieder einen Nachfolger.", False),
+        ("time", "Er kann mit dem Antrag das Verfahren beenden.", False),
         ("deadline", "Änderungen müssen bis zum 15. des Monats eingetragen sein.", True),
         ("deadline", "Die Pauschale beträgt 15 Euro je Arbeitsstunde.", False),
         ("amount", "Die Geldbuße beträgt bis zu dreihunderttausend Euro.", True),

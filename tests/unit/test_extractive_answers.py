@@ -493,6 +493,24 @@ def test_a_sentence_on_the_time_after_a_period_says_nothing_of_the_period(questi
     assert "2 Wochen" in evidence[0].text
 
 
+def test_the_event_an_office_ends_with_answers_when_it_ends() -> None:
+    """„… endigt mit dem Zusammentritt eines neuen Bundestages" says when: another act's sentence with a month's end
+    for another office does not join it (and go first) as the one that gives the time."""
+    term = hit(
+        "GG Art69",
+        "Das Amt des Bundeskanzlers oder eines Bundesministers endigt in jedem Falle mit dem Zusammentritt eines neuen "
+        "Bundestages.",
+    )
+    pay = hit(
+        "BDSG 2018 §12",
+        "Die Bundesbeauftragte erhält bis zum Schluss des Kalendermonats, in dem das Amtsverhältnis endet, Amtsbezüge.",
+        rank=2,
+    )
+    question = "Wann endet das Amt eines Bundesministers?"
+    evidence, _, _, outcome = _choose(question, rank(question, candidates([term, pay]), None), survey=False)
+    assert outcome == "answerable" and [c.hit.entry_id for c in evidence] == ["GG Art69"]
+
+
 def test_a_question_about_the_time_after_a_period_is_answered_by_that_sentence() -> None:
     question = "Welche Kündigungsfrist gilt nach der Probezeit?"
     evidence, _, _, _ = _choose(question, rank(question, candidates([AFTER_PROBATION, PROBATION]), None), survey=False)
