@@ -882,7 +882,8 @@ def _variants_within(question: str, best: Candidate) -> Dimension | None:
     of one unit written alike („30 € gezahlt, an Wochenenden und Feiertagen 60 €"; a limit after a value, „…,
     spätestens in 30 Jahren", is none of them), unless the question names a
     case the sentence only mentions after its first value („… am Wochenende?"); or one value with a strong
-    dimension word of its own the question does not use („600 € brutto, bei Teilzeit anteilig")."""
+    dimension word of its own the question does not use („600 € brutto, bei Teilzeit anteilig") where the question
+    asks for a value."""
     asked = frozenset(analyze(question))
     marked = next(
         (
@@ -905,7 +906,8 @@ def _variants_within(question: str, best: Candidate) -> Dimension | None:
     if several:
         named = _names_a_case(question, best.text, [v.text for v in values]) or _names_a_referred_case(question, best)
         return None if named else marked or "fall"
-    return marked if marked is not None and expected_answer_type(question) is not None else None
+    # „Wann …?" asks for the time, which a case word beside one value („600 €, bei Teilzeit anteilig") does not vary
+    return marked if marked is not None and expected_answer_type(question) not in (None, "time") else None
 
 
 def _names_a_referred_case(question: str, best: Candidate) -> bool:

@@ -1830,6 +1830,12 @@ SONDERURLAUB = hit(
             hit("lb-ent-03", "Das Urlaubsgeld beträgt 600 €, bei Teilzeit anteilig."),
             "arbeitszeit",
         ),
+        # … but not the time it is paid, which is the same in every case
+        (
+            "Wann bekomme ich das Urlaubsgeld?",
+            hit("lb-ent-03", "Mit dem Juni-Entgelt wird ein Urlaubsgeld von 600 € gezahlt, bei Teilzeit anteilig."),
+            None,
+        ),
         # „Nacht" is the matter here, not one of several days the sentence tells apart
         (
             "Wie hoch ist der Nachtzuschlag?",
