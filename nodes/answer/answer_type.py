@@ -78,9 +78,13 @@ _TIME_UNIT: Final = regex.compile(
     r"(?i)^(?!lebensjahr)\p{L}*(?:sekunde|minute|stunde|tag|woche|monat|jahr|quartal)(?:e|en|n|s|es)?$"
 )
 _DATE: Final = regex.compile(
-    r"(?i)\b(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember)\b"
+    # a month, also as the pay period something is paid with („mit dem Novemberentgelt")
+    r"(?i)\b(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember)"
+    r"(?:entgelt|gehalt|lohn|abrechnung)?\b"
     r"|\b\d{1,2}\.\s?\d{1,2}\.|\b(?:19|20)\d\d\b|\b(?:spätestens|unverzüglich|binnen|innerhalb|sofort)\b"
     r"|\bbis zu[mr]? (?:ende|ablauf|beginn|schluss)\b|\b(?:vor|nach) (?:ablauf|beginn|ende)\b"
+    r"|\b(?:vor|nach) \p{L}+(?:beginn|ende|schluss)\b"  # „vor Dienstbeginn", „nach Schichtende"
+    r"|\bam (?:ersten|zweiten|dritten|letzten) \p{L}*tag\b"  # „am ersten Tag", „am dritten Werktag"
     r"|\b\d{1,2}(?:[:.]\d{2})?\s?uhr\b"  # a clock time: „von 9:30 bis 14:30 Uhr"
     r"|\b\d{1,2}\.\s+(?:des|eines|jedes)\s+\p{L}*(?:monats|quartals|jahres)\b"  # „bis zum 15. des Monats"
     r"|\b(?:ersten|letzten)\s+\p{L}*tag\s+(?:des|eines|jedes|im)\b"  # „am letzten Bankarbeitstag des Monats"

@@ -87,6 +87,12 @@ def test_number_words_are_values_and_references_are_not() -> None:
         ("time", "Die Kantine öffnet um 12 Uhr.", True),
         ("time", "Das Entgelt ist am letzten Bankarbeitstag des Monats auf dem Konto.", True),
         ("time", "Das Entgelt wird auf das Konto gezahlt.", False),
+        # a day counted from an event, the event's start and the pay period say when: „Wann muss ich mich krankmelden?"
+        ("time", "Wer erkrankt, meldet sich am ersten Tag vor Dienstbeginn krank.", True),
+        ("time", "Die Meldung erfolgt vor Dienstbeginn.", True),
+        ("time", "Mit dem Novemberentgelt wird ein Weihnachtsgeld ausgezahlt.", True),
+        ("time", "Anspruch haben Beschäftigte, deren Arbeitsverhältnis ungekündigt besteht.", False),
+        ("time", "Der Juniorpartner erhält ein Gehalt.", False),
         # the event something ends or begins with: „Wann endet das Amt eines Bundesministers?"
         ("time", "Das Amt eines Bundesministers endigt mit dem Zusammentritt eines neuen Bundestages.", True),
         ("time", "Das Amtsverhältnis endet außer durch Tod mit der Entlassung.", True),
