@@ -118,6 +118,14 @@ _ASKS_LEAD_TIME: Final = regex.compile(r"(?i)\b(?:vor|vorher|vorab|voraus|früh|
 _RELATIVE_COUNT: Final = regex.compile(
     r"(?i)\b(?:gleiche|doppelte|dreifache|halbe)[nmrs]? (?:Anzahl|Zahl)\b|\b(?:ebenso|doppelt so|halb so) viele\b"
 )
+# „Wer wählt den Bundespräsidenten?", „Von wem …?": who acts; „Wer kann Bundeskanzler werden?" asks who may be the one
+# acted on
+_WHO_ACTS: Final = regex.compile(r"(?i)^(?!.*\b(?:werden|wird|wurde|wurden|worden)\b)\W*(?:und\s+)?wer\b|\bvon wem\b")
+# … which a sentence on who may be chosen or appointed does not say: „Zum Bundespräsidenten kann nur gewählt werden,
+# wer …", „Wählbar ist jeder Deutsche, der …"
+_ELIGIBLE: Final = regex.compile(
+    r"(?i)\bwerden,\s+wer\b|\b\p{L}+bar\s+(?:ist|sind)\s+(?:nur\s+)?(?:wer|jede[rs]?|alle)\b"
+)
 _CONDITION: Final = regex.compile(r"(?i)\b(?:wenn|sofern|soweit|falls|solange|sobald)\b")
 # the event something begins or ends with answers „Wann …?" too: „… endigt … mit dem Zusammentritt eines neuen
 # Bundestages", „Das Amtsverhältnis endet … mit der Entlassung"
@@ -171,6 +179,16 @@ def states_a_case(sentence: str) -> bool:
     """The sentence holds only under a condition or in a case it names („…, wenn die festgesetzte Geldbuße …
     übersteigt", „Die im Verteidigungsfalle ablaufende Amtszeit …")."""
     return bool(_CONDITION.search(sentence) or _CASE.search(sentence))
+
+
+def asks_who_acts(question: str) -> bool:
+    """The question asks who does something („Wer wählt …?", „Von wem wird … gewählt?")."""
+    return bool(_WHO_ACTS.search(question))
+
+
+def names_who_may_be_chosen(sentence: str) -> bool:
+    """The sentence says who may be chosen or appointed („… kann nur gewählt werden, wer …", „Wählbar ist …")."""
+    return bool(_ELIGIBLE.search(sentence))
 
 
 def asks_lead_time(question: str) -> bool:

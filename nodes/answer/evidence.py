@@ -19,7 +19,15 @@ from typing import Final
 import numpy as np
 import regex
 
-from nodes.answer.answer_type import MAJORITY_TERMS, asks_lead_time, expected_answer_type, gives, without_references
+from nodes.answer.answer_type import (
+    MAJORITY_TERMS,
+    asks_lead_time,
+    asks_who_acts,
+    expected_answer_type,
+    gives,
+    names_who_may_be_chosen,
+    without_references,
+)
 from nodes.answer.premise import MONTHS, Quantity, quantities, repeats, says_repeatedly
 from nodes.shared.guardrails import PLACEHOLDER
 from stores.kb.models import Hit
@@ -1047,6 +1055,7 @@ def rank(
     weights = word_weights(words, found)
     asked = expected_answer_type(question)
     lead_times = asks_lead_time(question)
+    who_acts = asks_who_acts(question)
     named = provisions(question)
     total = sum(weights.values()) or 1.0
     names = frozenset(n for c in found for n in c.short_names)
@@ -1094,6 +1103,8 @@ def rank(
             matched += own
         focus = min(1.0, matched / max(1, len(candidate.lemmas)) * 3)
         typed = None if asked is None else gives(asked, candidate.text, lead_times=lead_times)
+        # who may be chosen answers another question than who chooses: it ranks as a sentence of the wrong kind
+        other_role = who_acts and names_who_may_be_chosen(candidate.text)
         said = [w for w in words if not w.number and coverage(w, terms, lemmas) >= COVERED]
         scored.append(
             replace(
@@ -1114,7 +1125,7 @@ def rank(
                 said_words=frozenset(w.terms[0] for w in said),
                 score=lexical / total
                 + FOCUS_WEIGHT * focus
-                + TYPE_WEIGHT * bool(typed)
+                + TYPE_WEIGHT * (bool(typed) - other_role)
                 + NAMED_WEIGHT * bool(named & provisions(f"{candidate.hit.entry_id} {candidate.hit.title}")),
                 gives_type=typed,
                 named_laws=laws,

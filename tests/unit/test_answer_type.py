@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from nodes.answer.answer_type import asks_lead_time, expected_answer_type, gives, values
+from nodes.answer.answer_type import (
+    asks_lead_time,
+    asks_who_acts,
+    expected_answer_type,
+    gives,
+    names_who_may_be_chosen,
+    values,
+)
+from nodes.answer.evidence import candidates, rank
+from tests.unit.test_premise import hit
 
 
 @pytest.mark.parametrize(
@@ -171,3 +180,26 @@ def test_a_count_given_by_another_count_answers_how_many() -> None:
     assert gives("amount", composition, lead_times=False)
     assert gives("amount", "Der Rat hat doppelt so viele Sitze wie der Ausschuss.", lead_times=False)
     assert not gives("amount", election, lead_times=False)
+
+
+def test_who_chooses_is_not_answered_by_who_may_be_chosen() -> None:
+    assert asks_who_acts("Wer wählt den Bundespräsidenten?")
+    assert asks_who_acts("Von wem wird der Bundeskanzler gewählt?")
+    assert not asks_who_acts("Wer kann Bundeskanzler werden?")  # who may be the one chosen
+    assert not asks_who_acts("Wie lange dauert die Amtszeit?")
+    assert names_who_may_be_chosen(
+        "Zum Bundespräsidenten kann nur gewählt werden, wer das 35. Lebensjahr vollendet hat."
+    )
+    assert names_who_may_be_chosen("Wählbar ist jeder Deutsche, der das Wahlrecht zum Bundestage besitzt.")
+    assert not names_who_may_be_chosen("Der Bundespräsident wird von der Bundesversammlung gewählt.")
+    article = hit(
+        "B-VG Art60",
+        "(1) Der Bundespräsident wird vom Bundesvolk auf Grund des gleichen, unmittelbaren, persönlichen, freien und "
+        "geheimen Wahlrechtes der zum Nationalrat wahlberechtigten Männer und Frauen gewählt.\n\n"
+        "(3) Zum Bundespräsidenten kann nur gewählt werden, wer das 35. Lebensjahr vollendet hat.",
+    )
+    for question, first in [
+        ("Wer wählt den Bundespräsidenten?", "Der Bundespräsident wird vom Bundesvolk"),
+        ("Wer kann zum Bundespräsidenten gewählt werden?", "Zum Bundespräsidenten kann nur"),
+    ]:
+        assert rank(question, candidates([article]), None)[0].text.startswith(first)
