@@ -73,9 +73,14 @@ def act_records(act: Act) -> Iterator[dict[str, Any]]:
     if version is None:
         raise LawAtError(f"{act.markdown.name}: keine Angabe „Fassung vom“ im Kopf.")
     stand = datetime.strptime(version.group(1), "%d.%m.%Y").date().isoformat()
-    for entry in index.get("toc", []):
+    toc = index.get("toc") if isinstance(index, dict) else None
+    if not isinstance(toc, list):
+        raise LawAtError(f"{act.index.name}: kein Inhaltsverzeichnis „toc“.")
+    for entry in toc:
         if not isinstance(entry, list):
             continue  # a structure heading of the table of contents
+        if len(entry) < 4 or not all(isinstance(part, str) for part in entry[:4]):
+            raise LawAtError(f"{act.index.name}: Eintrag {entry!r} hat nicht Abschnitt, Zeilen, Datei, Titel.")
         section, place, _, label = entry[:4]
         number, lines_range = _SECTION.match(section), _RANGE.search(place)
         if number is None or lines_range is None:
