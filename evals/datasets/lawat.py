@@ -51,6 +51,8 @@ def acts_in(folder: Path, wanted: Sequence[str] | None = None) -> list[Act]:
         for path in sorted(folder.glob("*.index.json"))
         if "." in path.name.removesuffix(".index.json")
     }
+    if not found:
+        raise LawAtError(f"In {folder} liegt kein Gesetz des LawAT-Datensatzes (*.index.json mit *.md).")
     names = list(wanted) if wanted else list(found)
     missing = [name for name in names if name not in found]
     if missing:
@@ -124,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     try:
         count = write_records(args.folder, args.out, args.acts.split(",") if args.acts else None)
-    except LawAtError as exc:
+    except (LawAtError, OSError) as exc:
         raise SystemExit(str(exc)) from exc
     print(f"{count} Abschnitte nach {args.out} geschrieben.")
 

@@ -81,6 +81,8 @@ def test_each_section_becomes_a_record_the_ingest_takes_with_the_mapping(tmp_pat
 def test_a_missing_act_index_entry_or_version_is_a_german_error_and_writes_nothing(tmp_path: Path) -> None:
     folder = _lawat(tmp_path / "files")
     out = tmp_path / "at.jsonl"
+    with pytest.raises(LawAtError, match="kein Gesetz des LawAT-Datensatzes"):
+        write_records(tmp_path / "nowhere", out)
     with pytest.raises(LawAtError, match="fehlen die Gesetze KSchG"):
         write_records(folder, out, ["TestG", "KSchG"])
     (folder / "BG.TestG.index.json").write_text(json.dumps({"toc": [["§ 1 TestG", "BG.TestG:5-13"]]}), encoding="utf-8")
