@@ -32,11 +32,13 @@ _QUESTION_TYPES: Final[tuple[tuple[AnswerType, regex.Pattern[str]], ...]] = (
             regex.I,
         ),
     ),
-    # „Bis zu welchem Zeitpunkt …" asks when, „Bis zu welchem Betrag …" how much (below)
+    # „Bis zu welchem Zeitpunkt …" asks when, „Bis zu welchem Betrag …" how much (below); „Wann verjährt …?" and
+    # „Wann verfällt …?" ask for the period or the day a right is lost by, not for the event its period starts with
     (
         "deadline",
         regex.compile(
-            r"\b(?:bis|ab|seit) wann\b|\bfrist\b|\bwie schnell\b|\bbis zu welche[mr] (?:zeitpunkt|tag|datum|termin)\b",
+            r"\b(?:bis|ab|seit) wann\b|\bfrist\b|\bwie schnell\b|\bbis zu welche[mr] (?:zeitpunkt|tag|datum|termin)\b"
+            r"|\bwann\b.*\bver(?:jähr|fäll|fall)\w*|\bver(?:jähr|fäll|fall)\w*.*\bwann\b",
             regex.I,
         ),
     ),
@@ -66,6 +68,7 @@ _NUMBER_WORD: Final = regex.compile(
     rf"(?i)^{_NUMBER_PART}+(?:e|en|er|es|em|n|s|ste|sten|ster|stes|te|ten|ter|tel|teln|el|eln|mal)?$"
 )
 _ARTICLES: Final = frozenset("ein eine einen einem einer eines und".split())
+_ONE: Final = _ARTICLES - {"und"}
 _REFERENCE: Final = regex.compile(
     r"(?:§§?|\b(?:Abs\.|Absatz|Absätze|Nr\.|Nummer|Satz|Sätze|S\.|Art\.|Artikel|Anhang|Anlage|Buchstabe|Kapitel))"
     rf"\s*{NUMBER_RUN}"
@@ -170,7 +173,9 @@ def values(sentence: str) -> list[tuple[str, str]]:
             and _NUMBER_WORD.match(token)
             and (after[:1].isupper() or token.endswith("mal"))
         )
-        if token[0].isdigit() or word:
+        # an article before a unit of time is one of it: „beträgt ein Jahr", „innerhalb eines Monats"
+        one_unit = token.casefold() in _ONE and bool(_TIME_UNIT.match(after))
+        if token[0].isdigit() or word or one_unit:
             found.append((token, after))
     return found
 

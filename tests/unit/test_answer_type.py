@@ -12,6 +12,7 @@ from nodes.answer.answer_type import (
     names_who_may_be_chosen,
     values,
 )
+from nodes.answer.answerability import _choose
 from nodes.answer.evidence import candidates, rank
 from tests.unit.test_premise import hit
 
@@ -31,6 +32,9 @@ from tests.unit.test_premise import hit
         ("Bis zu welchem Zeitpunkt muss ich widersprechen?", "deadline"),
         ("Bis zu welchem Betrag haftet der Hersteller?", "sum"),
         ("Wann erlischt die Produkthaftung?", "time"),
+        ("Wann verjährt ein Medieninhaltsdelikt?", "deadline"),
+        ("Wann verfällt mein Resturlaub?", "deadline"),
+        ("Bis wann verfallen Überstunden nicht, und wann werden sie ausgezahlt?", "deadline"),
         ("Ab wie vielen Leuten braucht eine Firma einen Datenschutzbeauftragten?", "amount"),
         ("Wie hoch ist das Weihnachtsgeld?", "money"),
         ("In welcher Höhe wird das Weihnachtsgeld gezahlt?", "money"),
@@ -56,6 +60,10 @@ def test_number_words_are_values_and_references_are_not() -> None:
     assert values("wer das vierzigste Lebensjahr vollendet hat") == [("vierzigste", "Lebensjahr")]
     assert values("Geldbuße bis zu fünfzigtausend Euro oder 3 Jahre") == [("fünfzigtausend", "Euro"), ("3", "Jahre")]
     assert values("Er darf nur einmal wiedergewählt werden.") == [("einmal", "wiedergewählt")]
+    # an article before a unit of time counts one of it; before any other noun it is no number
+    assert values("Die Verjährungsfrist beträgt ein Jahr.") == [("ein", "Jahr")]
+    assert values("Sie entscheidet innerhalb eines Monats über ein Gesuch.") == [("eines", "Monats")]
+    assert values("Er wählt einen Präsidenten.") == []
     # "Zweifel", the verb "achten", articles and provisions are no numbers
     statute = "Im Zweifel ist darauf zu achten, dass eine Frist nach Art. 5 Nr. 3 der Verordnung 2016/679 gilt."
     assert values(statute) == []
@@ -203,3 +211,31 @@ def test_who_chooses_is_not_answered_by_who_may_be_chosen() -> None:
         ("Wer kann zum Bundespräsidenten gewählt werden?", "Zum Bundespräsidenten kann nur"),
     ]:
         assert rank(question, candidates([article]), None)[0].text.startswith(first)
+
+
+def test_when_a_claim_lapses_is_answered_by_its_period_not_by_the_event_it_starts_with() -> None:
+    section = hit(
+        "MedienG §32",
+        "Die Frist der Verjährung der Strafbarkeit eines Medieninhaltsdelikts beginnt zu der Zeit, da mit der "
+        "Verbreitung im Inland begonnen wird. Die Verjährungsfrist beträgt ein Jahr.",
+        title="§ 32 Verjährung",
+    )
+    question = "Wann verjährt ein Medieninhaltsdelikt?"
+    evidence, _, _, outcome = _choose(question, rank(question, candidates([section]), None), survey=False)
+    assert outcome == "answerable"
+    assert evidence[0].text == "Die Verjährungsfrist beträgt ein Jahr."
+
+
+def test_a_term_of_one_year_answers_how_long_and_is_not_shown_beside_another_period() -> None:
+    term = hit("GG Art52", "(1) Der Bundesrat wählt seinen Präsidenten auf ein Jahr.", title="Art 52")
+    defence = hit(
+        "GG Art115h",
+        "(1) Die im Verteidigungsfalle ablaufende Amtszeit des Bundespräsidenten sowie bei vorzeitiger Erledigung "
+        "seines Amtes die Wahrnehmung seiner Befugnisse durch den Präsidenten des Bundesrates enden neun Monate nach "
+        "Beendigung des Verteidigungsfalles.",
+        title="Art 115h",
+        rank=2,
+    )
+    question = "Für wie lange wird der Präsident des Bundesrates gewählt?"
+    evidence, _, _, _ = _choose(question, rank(question, candidates([term, defence]), None), survey=False)
+    assert [c.hit.entry_id for c in evidence] == ["GG Art52"]
