@@ -68,7 +68,7 @@ _NUMBER_WORD: Final = regex.compile(
     rf"(?i)^{_NUMBER_PART}+(?:e|en|er|es|em|n|s|ste|sten|ster|stes|te|ten|ter|tel|teln|el|eln|mal)?$"
 )
 _ARTICLES: Final = frozenset("ein eine einen einem einer eines und".split())
-_ONE: Final = _ARTICLES - {"und"}
+_INDEFINITE_ARTICLES: Final = _ARTICLES - {"und"}
 _REFERENCE: Final = regex.compile(
     r"(?:§§?|\b(?:Abs\.|Absatz|Absätze|Nr\.|Nummer|Satz|Sätze|S\.|Art\.|Artikel|Anhang|Anlage|Buchstabe|Kapitel))"
     rf"\s*{NUMBER_RUN}"
@@ -174,7 +174,7 @@ def values(sentence: str) -> list[tuple[str, str]]:
             and (after[:1].isupper() or token.endswith("mal"))
         )
         # an article before a unit of time is one of it: „beträgt ein Jahr", „innerhalb eines Monats"
-        one_unit = token.casefold() in _ONE and bool(_TIME_UNIT.match(after))
+        one_unit = token.casefold() in _INDEFINITE_ARTICLES and bool(_TIME_UNIT.match(after))
         if token[0].isdigit() or word or one_unit:
             found.append((token, after))
     return found
