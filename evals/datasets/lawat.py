@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -114,7 +115,14 @@ def _plain(lines: Sequence[str]) -> str:
 def write_records(folder: Path, out: Path, wanted: Sequence[str] | None = None) -> int:
     """All records of the acts, written to ``out`` only once every act was read; returns their number."""
     records = [record for act in acts_in(folder, wanted) for record in act_records(act)]
-    out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    # written beside the target and moved over it: a failed write leaves no half file, an earlier one stays whole
+    partial = out.with_name(f"{out.name}.part")
+    try:
+        partial.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+        os.replace(partial, out)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise LawAtError(f"{out}: nicht schreibbar ({exc.strerror or exc}).") from exc
     return len(records)
 
 
@@ -126,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     try:
         count = write_records(args.folder, args.out, args.acts.split(",") if args.acts else None)
-    except (LawAtError, OSError) as exc:
+    except LawAtError as exc:
         raise SystemExit(str(exc)) from exc
     print(f"{count} Abschnitte nach {args.out} geschrieben.")
 

@@ -95,6 +95,20 @@ def test_a_missing_act_index_entry_or_version_is_a_german_error_and_writes_nothi
     assert not out.exists()
 
 
+def test_an_output_that_cannot_be_written_is_a_german_error_and_leaves_no_part_file(tmp_path: Path) -> None:
+    folder = _lawat(tmp_path / "files")
+    out = tmp_path / "missing-folder" / "at.jsonl"
+    with pytest.raises(LawAtError, match="nicht schreibbar"):
+        write_records(folder, out)
+    assert not out.parent.exists()
+    # an earlier output stays whole until the new one is complete
+    earlier = tmp_path / "at.jsonl"
+    earlier.write_text("alt\n", encoding="utf-8")
+    assert write_records(folder, earlier) == 1
+    assert [json.loads(line)["id"] for line in earlier.read_text(encoding="utf-8").splitlines()] == ["TestG §1"]
+    assert not (tmp_path / "at.jsonl.part").exists()
+
+
 def test_the_shared_acts_are_read_whole(tmp_path: Path) -> None:
     folder = default_data_dir() / "at_gesetze_lawat" / "files"
     if not folder.is_dir():
