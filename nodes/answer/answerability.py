@@ -412,6 +412,11 @@ def _choose(
     # „Wahlberechtigt ist, wer das achtzehnte Lebensjahr vollendet hat" under „Die Abgeordneten des Deutschen
     # Bundestages …" for „Ab welchem Alter darf man den Bundestag wählen?")
     own_block = frozenset(k for c in ranked if c.hit.entry_id == best.hit.entry_id for k in c.said_keys)
+    # the value asked, given by a sentence of the best one's block nearly as good as it, is the value of its matter: a
+    # value of its kind in another block belongs to another matter („… er darf dies jedoch nur einmal aus dem gleichen
+    # Anlass verfügen" beside „Eine Wiederwahl … ist nur einmal zulässig." for „Wie oft darf man den Bundespräsidenten
+    # wiederwählen?"), and the block's own sentence joins at any cosine
+    own_value = None if valued else _own_value(best, ranked)
     for candidate in ranked[1:]:
         if len(chosen) >= MAX_SENTENCES:
             break
@@ -436,11 +441,27 @@ def _choose(
         # fünf Jahre.")
         if not shares and _repeats_values(candidate, best):
             continue
+        # … and where the best one gives the value asked and it gives none, saying no more of the question's key words,
+        # it only names the question's setting („Presseberichte … dürfen in Zeitungen … erst dann wiedergegeben werden
+        # …" beside the Entschädigungsbetrag's limits for „Wie viel Entschädigung bekomme ich höchstens, wenn mich
+        # eine Zeitung verleumdet?"); one that says the case the question names joins a fine („… wenn eine Bank
+        # Auskunftsverlangen falsch behandelt?")
+        if (
+            not shares
+            and best.gives_type
+            and candidate.gives_type is False
+            and len(candidate.covered_keys) <= len(best.covered_keys)
+        ):
+            continue
         close = FURTHER_SAME_BLOCK if same_block else FURTHER_OTHER_BLOCK
         # the unit of the value asked, said in another block by a sentence about nothing else the question names, is
         # a value of another matter (see ``_matter_first``)
         new = candidate.said_keys - covered - (set() if same_block else asked | own_block)
-        gives_value = not valued and bool(candidate.gives_type) and (same_block or bool(candidate.covered_keys - asked))
+        gives_value = (
+            not valued
+            and bool(candidate.gives_type)
+            and (same_block or (own_value is None and bool(candidate.covered_keys - asked)))
+        )
         # a sentence of the best's block, nearly as good, that says a question word none of the chosen says: the
         # rule's consequence beside its condition („… privat nutzen." and „… wird mit 1 % … versteuert …"); a key word
         # the block's header says is said for every sentence of it („Physiotherapeuten" of the law on the „Berufe in
@@ -461,7 +482,7 @@ def _choose(
         )
         # … at any cosine only where it shares a key word with the best one (``shares``)
         more = bool(new) and shares and (candidate.key_coverage > best.key_coverage or other_case)
-        near = more or qualifies or _cosine_within(candidate, best, cosine_within)
+        near = more or qualifies or candidate is own_value or _cosine_within(candidate, best, cosine_within)
         if (
             wanted
             and near
@@ -476,6 +497,12 @@ def _choose(
     if resolving is not None and len(chosen) < MAX_SENTENCES and not _overlaps(resolving.text, chosen):
         chosen.append(resolving)
     return chosen, None, None, "answerable"
+
+
+def _own_value(best: Candidate, ranked: Sequence[Candidate]) -> Candidate | None:
+    """The first sentence of the best one's block, scoring nearly as much as it, that gives the kind of value asked."""
+    same_block = (c for c in ranked[1:] if c.hit.entry_id == best.hit.entry_id)
+    return next((c for c in same_block if c.gives_type and c.score >= FURTHER_OTHER_BLOCK * best.score), None)
 
 
 def _with_whole_tables(variants: Sequence[Candidate], ranked: Sequence[Candidate]) -> list[Candidate]:

