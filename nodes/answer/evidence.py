@@ -218,6 +218,8 @@ MIN_STEM: Final = 7  # letters two lemmas share at least to count as one stem �
 MAX_ENDING: Final = 3  # … and differ in endings of at most this many letters ("-en", "-ung")
 _ADJECTIVE_NOUNS: Final = ("heit", "keit", "igkeit", "schaft")  # „Krankheit", „Arbeitslosigkeit", „Schwangerschaft"
 _ADJECTIVE_VERBS: Final = ("en", "t", "ung")  # „erkranken", „erkrankt", „Erkrankung"
+BACK: Final = "zuruck"  # „zurücktreten" names its deed „Rücktritt" (folded: the analyzer's form)
+BACK_NOUN: Final = "ruck"
 NEGATION: Final = "un"  # „ungekündigt": a participle the analyzer does not reduce to its verb
 _UNSTRESSED: Final = ("be", "ge", "er", "ver", "zer", "ent", "emp", "miss")
 MIN_VERB_STEM: Final = 4  # a shorter stem may be a verb's and its noun's („zahlen" / „Zahlung", „dauern" / „Dauer")
@@ -503,6 +505,8 @@ def coverage(word: QuestionWord, available: frozenset[str], lemmas: frozenset[st
         if any(_same_stem(lemma, t) for t in available if t.startswith(prefix) or negated or t.startswith(NEGATION))
         or _ablaut_noun(lemma) in available
         or any(_ablaut_noun(t) == lemma for t in available)
+        or not _back_nouns(lemma).isdisjoint(available)
+        or any(lemma in _back_nouns(t) for t in available)
         or any(_adjective_and_derived(lemma, t) or _adjective_and_derived(t, lemma) for t in available)
         else 0.0
     )
@@ -636,6 +640,16 @@ def _ablaut_noun(verb: str) -> str | None:
         if verb.endswith(infinitive) and len(verb) > len(infinitive):
             return f"{verb[: -len(infinitive)]}{noun}"
     return None
+
+
+def _back_nouns(verb: str) -> frozenset[str]:
+    """The nouns of a „zurück-" verb, which name the deed with „Rück-": ``zurücktreten`` → ``Rücktritt``,
+    ``zurückgeben`` → ``Rückgabe``, ``zurückzahlen`` → ``Rückzahlung``; empty for any other word."""
+    if not verb.startswith(BACK) or len(verb) - len(BACK) < MIN_VERB_STEM:
+        return frozenset()
+    deed = f"{BACK_NOUN}{verb.removeprefix(BACK)}"
+    stem = deed.removesuffix("en") if deed.endswith("en") else deed.removesuffix("n")
+    return frozenset(n for n in (_ablaut_noun(deed), stem, f"{stem}ung") if n is not None and n != deed)
 
 
 def _negated_participle(verb: str, word: str) -> bool:

@@ -2601,3 +2601,18 @@ def test_a_sentence_of_another_block_that_only_names_the_questions_setting_stays
     evidence, _, _, outcome = _choose(asked, ranked, survey=False, cosine_within=0.04)
     assert outcome == "answerable"
     assert [c.hit.entry_id for c in evidence] == ["MedienG §8"]
+
+
+def test_a_verb_with_zurueck_covers_its_noun_with_rueck_and_back() -> None:
+    """„zurücktreten" / „Rücktritt", „zurückgeben" / „Rückgabe", „zurückzahlen" / „Rückzahlung": the deed drops the
+    „zu", so neither a shared stem nor a compound part says it."""
+    asked = "Wie lange habe ich Zeit, von einem Vertrag zurückzutreten?"
+    assert _covered(asked, "zurückzutreten", "Der Rücktritt kann binnen einer Woche erklärt werden.") == SAME_STEM
+    assert _covered(asked, "zurückzutreten", "Das Rücktrittsrecht erlischt nach einem Monat.") == SAME_STEM
+    assert (
+        _covered("Kann ich die Ware zurückgeben?", "zurückgeben", "Die Rückgabe ist binnen 14 Tagen möglich.")
+        == SAME_STEM
+    )
+    assert _covered("Gibt es eine Rückzahlung?", "Rückzahlung", "Der Betrag ist zurückzuzahlen.") == SAME_STEM
+    # another deed of the same prefix says nothing of it
+    assert _covered(asked, "zurückzutreten", "Die Rückgabe ist binnen 14 Tagen möglich.") == 0.0
