@@ -191,9 +191,10 @@ GENERIC_TERMS: Final = frozenset(
     """regel regelung frage information info moglichkeit art uberblick thema fall bestimmung vorschrift sache
     zeit geld betrag summe hohe firma chef""".split()
 )
-# Adjective suffixes the analyzer's naive compound split takes for a head (fehler|haft): the modifier alone says
-# the word („fehlerhaft" ← „einen Fehler hat").
-SUFFIX_HEADS: Final = frozenset({"haft"})
+# Suffixes the analyzer's naive compound split takes for a head — of adjectives (fehler|haft) and of the one who holds
+# a thing (oberbefehls|haber; no word of its own): the modifier alone says the word („fehlerhaft" ← „einen Fehler
+# hat", „Oberbefehlshaber" ← „Den Oberbefehl … führt").
+SUFFIX_HEADS: Final = frozenset({"haft", "haber"})
 KEY_WEIGHT: Final = 2.0
 OTHER_WEIGHT: Final = 1.0
 HEADER_RANK_SHARE: Final = 0.6  # a word only the block header covers ranks below one the sentence says

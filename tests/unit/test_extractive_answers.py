@@ -2616,3 +2616,11 @@ def test_a_verb_with_zurueck_covers_its_noun_with_rueck_and_back() -> None:
     assert _covered("Gibt es eine Rückzahlung?", "Rückzahlung", "Der Betrag ist zurückzuzahlen.") == SAME_STEM
     # another deed of the same prefix says nothing of it
     assert _covered(asked, "zurückzutreten", "Die Rückgabe ist binnen 14 Tagen möglich.") == 0.0
+
+
+def test_the_one_who_holds_a_thing_is_said_by_the_thing() -> None:
+    """„Oberbefehlshaber" splits as oberbefehl|haber, and „-haber" is no word of its own: the Oberbefehl says it."""
+    asked = "Wer ist Oberbefehlshaber des Bundesheeres?"
+    command = "Den Oberbefehl über das Bundesheer führt der Bundespräsident."
+    assert _covered(asked, "Oberbefehlshaber", command) == COMPOSED
+    assert _covered(asked, "Oberbefehlshaber", "Die Befehlsgewalt übt der Bundesminister aus.") < COMPOSED
