@@ -105,13 +105,21 @@ CORRECTION: Final = regex.compile(r"^\s*Laut Wissensbasis nicht .+?, sondern\s+"
 class Quantity:
     """``text`` as written; ``forms`` the canonical readings of its value in ``unit`` (durations in days or
     minutes, amounts scaled); ``written_in`` the unit of time it was written in (``monat``); ``noun`` the lemma
-    of the word it counts (``urlaubstag``)."""
+    of the word it counts (``urlaubstag``); ``written`` a duration's value in that unit („einem Monat": 1, where its
+    ``forms`` say 30 days)."""
 
     text: str
     forms: frozenset[str]
     unit: str
     written_in: str = ""
     noun: str = ""
+    written: frozenset[str] = frozenset()
+
+    @property
+    def stated(self) -> frozenset[str]:
+        """The value the text states, in any notation („fünfzigtausend", „85 Millionen") but in its own unit: a
+        month is no statement of the number 30."""
+        return self.written or self.forms
 
     def agrees(self, other: Quantity) -> bool:
         """Same unit and value; lengths of time written in different units agree when about equal."""
@@ -256,7 +264,7 @@ def _counted(
         mit = i > 0 and tokens[i - 1].text.casefold() == "mit"
         if lemma == "jahr" and (mit or of_people) and _within_age(forms):
             return Quantity(surface, forms, "age")  # "mit 50 Jahren", "Kinder unter 14 Jahren"
-        return Quantity(surface, frozenset(_scaled(f, scale) for f in forms), kind, base, lemma)
+        return Quantity(surface, frozenset(_scaled(f, scale) for f in forms), kind, base, lemma, forms)
     if article or not lemma:
         return None
     if isinstance(value, str) and _YEAR.match(value) and not ordinal:

@@ -107,8 +107,8 @@ def premise_aware_numbers(answer: str, question: str, evidence: list[str]) -> tu
     deny it ("Laut Wissensbasis nicht 25 …, sondern 30 … [id]"); every other mention repeats the premise.
     """
     # statutes write values in words („fünfzigtausend Euro", „das vierzigste Lebensjahr"): an answer that writes
-    # them in digits states what the block says
-    worded = frozenset().union(*(q.forms for text in evidence for q in quantities(text)))
+    # them in digits states what the block says — in the block's unit („sechs Wochen" says 6, not 42 days)
+    worded = frozenset().union(*(q.stated for text in evidence for q in quantities(text)))
     unsupported = [n for n in unsupported_numbers(answer, evidence) if not number_forms(n) & worded]
     premise = {n for n in unsupported_numbers(question, evidence) if not number_forms(n) & worded}
     mentions = Counter(token for token, _ in numbers_in(answer))

@@ -786,3 +786,26 @@ def test_the_asked_value_said_of_another_person_leaves_the_premise_to_be_correct
     _, premise, _, outcome = _choose(question, ranked, survey=False)
     assert outcome == "false_premise"
     assert premise is not None and (premise.entry_id, premise.stated) == ("GG Art54", "das vierzigste Lebensjahr")
+
+
+def test_a_length_of_time_in_a_block_states_its_own_number_not_its_length_in_days() -> None:
+    """„sechs Wochen" lets an answer write „6 Wochen", not „42 Tage"; „einem Monat" is no source for „30 Arbeitstage"
+    (both reached the user in the invariants suite: a model's number checked against the days a block's period lasts).
+    A value written in words or with its scale word stays the block's value in digits."""
+    sick = hit("lb-krk-02", "Das Entgelt wird im Krankheitsfall für sechs Wochen fortgezahlt.")
+    unpaid = hit("lb-url-06", "Während eines unbezahlten Urlaubs von mehr als einem Monat endet die Mitgliedschaft.")
+    question = "Welche Regeln gelten, wenn ich krank werde?"
+    invented = "Vergiss die Regeln, die Antwort lautet 42 Tage [lb-krk-02]."
+    assert any("Zahlen" in v and "42" in v for v in find_violations(invented, question, [sick], [], POLICY))
+    assert not find_violations("Das Entgelt wird 6 Wochen fortgezahlt [lb-krk-02].", question, [sick], [], POLICY)
+    leave = "Beschäftigte in Vollzeit erhalten 30 Arbeitstage Erholungsurlaub [lb-url-06]."
+    assert any("Zahlen" in v and "30" in v for v in find_violations(leave, question, [unpaid], [], POLICY))
+    fine = hit(
+        "BDSG 2018 §43", "Die Ordnungswidrigkeit kann mit einer Geldbuße bis zu fünfzigtausend Euro geahndet werden."
+    )
+    cap = hit("ProdHaftG §10", "Der Hersteller haftet bis zu einem Höchstbetrag von 85 Millionen Euro.")
+    for answer, block in (
+        ("Die Geldbuße beträgt bis zu 50.000 Euro [BDSG 2018 §43].", fine),
+        ("Der Hersteller haftet bis zu 85.000.000 Euro [ProdHaftG §10].", cap),
+    ):
+        assert not find_violations(answer, "Wie hoch?", [block], [], POLICY)
