@@ -107,14 +107,20 @@ def premise_aware_numbers(answer: str, question: str, evidence: list[str]) -> tu
     deny it ("Laut Wissensbasis nicht 25 …, sondern 30 … [id]"); every other mention repeats the premise.
     """
     # statutes write values in words („fünfzigtausend Euro", „das vierzigste Lebensjahr"): an answer that writes
-    # them in digits states what the block says — in the block's unit („sechs Wochen" says 6, not 42 days)
-    worded = frozenset().union(*(q.stated for text in evidence for q in quantities(text)))
-    unsupported = [n for n in unsupported_numbers(answer, evidence) if not number_forms(n) & worded]
-    premise = {n for n in unsupported_numbers(question, evidence) if not number_forms(n) & worded}
+    # them in digits states what the block says — the same value of the same thing in the same unit („sechs Wochen"
+    # says „6 Wochen", neither „42 Tage" nor „6 Arbeitstage")
+    worded = {(q.unit, q.written_in, form) for text in evidence for q in quantities(text) for form in q.stated}
+    unsupported = [n for n in unsupported_numbers(answer, evidence) if not number_forms(n) & _in_words(answer, worded)]
+    premise = {n for n in unsupported_numbers(question, evidence) if not number_forms(n) & _in_words(question, worded)}
     mentions = Counter(token for token, _ in numbers_in(answer))
     denied = Counter(negated_numbers(answer))
     repeated = sorted(t for t in premise if mentions[t] > denied[t])
     return [n for n in unsupported if n not in premise], repeated
+
+
+def _in_words(text: str, worded: set[tuple[str, str, str]]) -> frozenset[str]:
+    """The values of the text's quantities that a block states in words, as the same kind of quantity."""
+    return frozenset(form for q in quantities(text) for form in q.stated if (q.unit, q.written_in, form) in worded)
 
 
 def brand_violations(answer: str, guardrails: Guardrails) -> list[str]:

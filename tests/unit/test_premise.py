@@ -791,7 +791,7 @@ def test_the_asked_value_said_of_another_person_leaves_the_premise_to_be_correct
 def test_a_length_of_time_in_a_block_states_its_own_number_not_its_length_in_days() -> None:
     """„sechs Wochen" lets an answer write „6 Wochen", not „42 Tage"; „einem Monat" is no source for „30 Arbeitstage"
     (both reached the user in the invariants suite: a model's number checked against the days a block's period lasts).
-    A value written in words or with its scale word stays the block's value in digits."""
+    A value written in words or with its scale word stays the block's value in digits, for the same kind of value."""
     sick = hit("lb-krk-02", "Das Entgelt wird im Krankheitsfall für sechs Wochen fortgezahlt.")
     unpaid = hit("lb-url-06", "Während eines unbezahlten Urlaubs von mehr als einem Monat endet die Mitgliedschaft.")
     question = "Welche Regeln gelten, wenn ich krank werde?"
@@ -807,5 +807,13 @@ def test_a_length_of_time_in_a_block_states_its_own_number_not_its_length_in_day
     for answer, block in (
         ("Die Geldbuße beträgt bis zu 50.000 Euro [BDSG 2018 §43].", fine),
         ("Der Hersteller haftet bis zu 85.000.000 Euro [ProdHaftG §10].", cap),
+        ("Das Entgelt wird 6 Wochen fortgezahlt [lb-krk-02].", sick),
     ):
         assert not find_violations(answer, "Wie hoch?", [block], [], POLICY)
+    # … as the same kind of value: „fünf Jahren" is no source for „5 Arbeitstage" (a misattributed sentence of the
+    # invariants suite)
+    pension = hit(
+        "lb-bav-01", "Nach fünf Jahren Betriebszugehörigkeit kommt ein Grundbeitrag von 50 € monatlich hinzu."
+    )
+    misattributed = "Schwerbehinderte Beschäftigte erhalten zusätzlich 5 Arbeitstage [lb-bav-01]."
+    assert any("Zahlen" in v and "5" in v for v in find_violations(misattributed, question, [pension], [], POLICY))
