@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+import regex
+
 from stores.kb.layout import (
     NO_END,
     NO_START,
@@ -26,6 +28,8 @@ from stores.kb.models import Hit, KBConflict, KBEntry
 from stores.settings import StoreSettings
 from stores.sql.engine import Database
 from stores.sql.kb import KBRecords
+from stores.text.thesaurus import synonyms
+from stores.vector.analyzer import nouns
 from stores.vector.embedders import Embedder
 from stores.vector.engine import VectorEngine
 from stores.vector.index import FilterValue, HybridIndex, MissingIndex, ScoredPoint, index_from_settings
@@ -92,14 +96,15 @@ class KnowledgeBase:
     ) -> list[Hit]:
         """Hits for several sub-queries fused into one list, one hit per entry.
 
-        Sub-query rankings are fused by reciprocal rank; an entry's score is its best calibrated score over
-        all sub-queries. A hit's text is its entry's best chunk joined, in text order, with the entry's next
-        best retrieved chunks (``chunks_per_hit`` in all): a long section's answer often sits in a chunk beside
-        the one that matched best. ``stand`` keeps only entries of exactly that stand, ``valid_on`` only entries valid
-        on that day, ``work`` only entries of that work (one act of a law KB), ``entries`` only those entries (to score
-        them for a query). With ``expand_cross_refs``, up to
-        ``cross_ref_extras`` entries referenced by the hits (and not hits themselves) follow the ``limit`` hits,
-        marked ``cross_ref_extra``.
+        Sub-query rankings are fused by reciprocal rank; an entry's score is its best calibrated score over all
+        sub-queries. Where a noun of the first query is said by no entry and the thesaurus knows words of the same
+        meaning that entries say, that query in the KB's words is one more sub-query (not among given ``entries``,
+        which are only scored). A hit's text is its entry's best chunk joined, in text order, with the entry's next
+        best retrieved chunks (``chunks_per_hit`` in all): a long section's answer often sits in a chunk beside the
+        one that matched best. ``stand`` keeps only entries of exactly that stand, ``valid_on`` only entries valid
+        on that day, ``work`` only entries of that work (one act of a law KB), ``entries`` only those entries (to
+        score them for a query). With ``expand_cross_refs``, up to ``cross_ref_extras`` entries referenced by the
+        hits (and not hits themselves) follow the ``limit`` hits, marked ``cross_ref_extra``.
         """
         alias = self.alias(kb_id)
         texts = [q for q in queries if q.strip()]
@@ -111,6 +116,9 @@ class KnowledgeBase:
         if entries is not None:
             conditions["entry_id"] = list(entries)
         try:
+            # a question noun the KB never uses is searched once more in the KB's words, as one more sub-query
+            reworded = self._in_kb_words(alias, texts[0], conditions) if entries is None else None
+            texts = texts if reworded is None else [*texts, reworded]
             rankings = self.index.search_many(alias, texts, filter=conditions, limit=limit * 3)
         except MissingIndex:
             raise KnowledgeBaseNotFound(kb_id) from None
@@ -136,6 +144,20 @@ class KnowledgeBase:
         if expand_cross_refs and self.cross_ref_extras > 0:
             hits += self._cross_ref_hits(alias, kb_id, texts[0], hits, conditions)
         return hits
+
+    def _in_kb_words(self, alias: str, question: str, conditions: Mapping[str, FilterValue]) -> str | None:
+        """The question with each noun that no entry says replaced by the words of the same meaning that entries say
+        (thesaurus): „Wie lange sind Fotos geschützt?" where the acts say „Lichtbild"; None where there is none."""
+        written = {term: word for word, term in reversed(nouns(question))}  # as the question first writes it
+        indexed = self.index.indexed_terms(alias, list(written), filter=conditions)
+        other_words = {term: sorted(synonyms(term)) for term in written if term not in indexed}
+        said = self.index.indexed_terms(alias, [w for words in other_words.values() for w in words], filter=conditions)
+        kb_words = {written[term]: " ".join(w for w in words if w in said) for term, words in other_words.items()}
+        kb_words = {word: said_so for word, said_so in kb_words.items() if said_so}
+        if not kb_words:
+            return None
+        pattern = r"\b(?:" + "|".join(map(regex.escape, kb_words)) + r")\b"
+        return str(regex.sub(pattern, lambda m: kb_words[m.group(0)], question))
 
     def _hit_text(self, best: ScoredPoint, chunks: Mapping[str, ScoredPoint]) -> str:
         others = sorted((p for c, p in chunks.items() if c != best.payload["chunk_id"]), key=lambda p: -p.score)

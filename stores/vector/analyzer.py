@@ -188,6 +188,17 @@ def analyze(text: str) -> list[str]:
     return terms
 
 
+def nouns(text: str) -> list[tuple[str, str]]:
+    """The capitalised words of a text (its nouns, in German) in order, each as written and as its whole-word term."""
+    found: list[tuple[str, str]] = []
+    for match in _TOKEN.finditer(text):
+        token = match.group(0)
+        terms = _word_terms(token.replace("’", "").replace("'", "")) if token[0].isupper() else ()
+        if terms:
+            found.append((token, terms[0]))
+    return found
+
+
 class GermanAnalyzer:
     """BM25 term weights; the IDF factor is left to Qdrant (``Modifier.IDF``) so it tracks the collection.
 
@@ -212,7 +223,12 @@ class GermanAnalyzer:
         return _sparse((term, tf * (self.k1 + 1) / (tf + norm)) for term, tf in counts.items())
 
     def query_vector(self, text: str) -> SparseTerms:
-        return _sparse((term, 1.0) for term in set(analyze(text)))
+        return self.terms_vector(analyze(text))
+
+    @staticmethod
+    def terms_vector(terms: Iterable[str]) -> SparseTerms:
+        """The query vector of these terms, each of weight 1."""
+        return _sparse((term, 1.0) for term in set(terms))
 
 
 def _sparse(weights: Iterable[tuple[str, float]]) -> SparseTerms:

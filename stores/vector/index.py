@@ -316,6 +316,18 @@ class HybridIndex:
         payloads = answer.payloads(list({engine_id for top in ranked for engine_id in top[0]}))
         return [self._scored(top, payloads, query_terms=plan[0]) for plan, top in zip(plans, ranked, strict=True)]
 
+    def indexed_terms(self, alias: str, terms: Sequence[str], *, filter: Mapping[str, FilterValue]) -> frozenset[str]:
+        """The analyzer terms among ``terms`` that some point matching ``filter`` contains: one BM25 list of at most
+        one hit per term, all in one batch (a point shares a term with the query or is no BM25 hit)."""
+        conditions = self._conditions(filter)
+        self._check_engine_ids(alias)
+        asked = list(dict.fromkeys(terms))
+        if not asked:
+            return frozenset()
+        requests = [VectorQuery(SPARSE, self.analyzer.terms_vector([term]), conditions, 1) for term in asked]
+        answer = self.engine.query_batch(alias, requests)
+        return frozenset(term for term, found in zip(asked, answer.lists, strict=True) if found.ids)
+
     def _ranked(
         self, answer: BatchAnswer, sparse_lists: list[int], dense_lists: list[int], hybrid: bool, limit: int
     ) -> _Ranked:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stores.vector.analyzer import GermanAnalyzer, analyze, fold, term_index
+from stores.vector.analyzer import GermanAnalyzer, analyze, fold, nouns, term_index
 
 
 @pytest.mark.parametrize(
@@ -134,3 +134,11 @@ def test_empty_and_symbol_only_text_has_no_terms() -> None:
     assert analyze("") == []
     assert analyze("… – !!") == []
     assert GermanAnalyzer().query_vector("und oder aber").indices == []
+
+
+def test_nouns_are_the_capitalised_words_as_written_with_their_whole_word_term() -> None:
+    assert nouns("Wie lange sind Fotos urheberrechtlich geschützt? Mein Chef-Fahrer fragt.") == [
+        ("Fotos", "foto"),
+        ("Chef-Fahrer", "cheffahrer"),
+    ]
+    assert nouns("") == []

