@@ -147,7 +147,8 @@ class KnowledgeBase:
 
     def _in_kb_words(self, alias: str, question: str, conditions: Mapping[str, FilterValue]) -> str | None:
         """The question with each noun that no entry says replaced by the words of the same meaning that entries say
-        (thesaurus): „Wie lange sind Fotos geschützt?" where the acts say „Lichtbild"; None where there is none."""
+        (thesaurus): „… wenn mir ein Medikament geschadet hat?" where the acts say „Arzneimittel"; None where there is
+        none. A word said only inside a compound counts as said: the index keeps compound parts as terms."""
         written = {term: word for word, term in reversed(nouns(question))}  # as the question first writes it
         indexed = self.index.indexed_terms(alias, list(written), filter=conditions)
         other_words = {term: sorted(synonyms(term)) for term in written if term not in indexed}
