@@ -280,6 +280,19 @@ def facts_in_answer(
     return result("fact_in_answer", delivered(outputs) and not missing, f"fehlt: {', '.join(missing)}")
 
 
+def fact_first(
+    inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
+) -> EvaluationResult | None:
+    """An answer that states every expected fact states one of them in its first statement: the reader gets the
+    fact before its context. None where the answer is missing or lacks a fact (``facts_in_answer`` counts that)."""
+    facts = reference_outputs["expected_facts"]
+    body = answer_body(outputs)
+    if not facts or not delivered(outputs) or not all(mentions(body, f) for f in facts):
+        return None
+    first = next(iter(statements(body)), "")
+    return result("fact_first", any(mentions(first, f) for f in facts), first)
+
+
 def gold_cited(
     inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
 ) -> EvaluationResult | None:

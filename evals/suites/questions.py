@@ -7,7 +7,8 @@ over the kinds. Every question runs at strictness 1, 2 and 3 (``--strictness N``
 without a level are measured at level 3 (or N):
 
 - ``fact_in_answer.specific`` / ``gold_cited.specific``: the expected fact in the answer text / a gold
-  entry among the citations;
+  entry among the citations; ``fact_first.specific``: of the answers that state the fact, the share that state
+  it in their first statement;
 - ``citation_precision``: share of the citations of delivered answers to answerable questions that
   point to a gold (or acceptable) entry;
 - ``levelN.out_of_kb_refused`` / ``levelN.answerable_refused``: out-of-KB questions without an answer /
@@ -51,6 +52,7 @@ from evals.evaluators import EvaluationResult, mean_scores, result
 from evals.evaluators.answers import (
     asks_back_once,
     delivered,
+    fact_first,
     facts_in_answer,
     gold_cited,
     not_whole_sentences,
@@ -180,8 +182,10 @@ def run_question_set(spec: QuestionSet, ctx: SuiteContext) -> SuiteResult:
                 refusals[f"level{level}.{group}"].append(result(group, not delivered(outputs), output["bucket"]))
                 if level != main_level:
                     continue
+                first = fact_first({}, outputs, ref)
                 found = [
                     facts_in_answer({}, outputs, ref),
+                    first,
                     gold_cited({}, outputs, ref),
                     premise_corrected({}, outputs, ref),
                     asks_back_once({}, outputs, ref),
@@ -205,6 +209,7 @@ def run_question_set(spec: QuestionSet, ctx: SuiteContext) -> SuiteResult:
                         output["bucket"],
                         ", ".join(output["citations"]),
                         "✓" if supported else "✗",
+                        "–" if first is None else "✓" if first["score"] == 1.0 else "✗",
                         round(float(output["confidence"]), 3),
                     )
                 )
@@ -247,7 +252,9 @@ def run_question_set(spec: QuestionSet, ctx: SuiteContext) -> SuiteResult:
         tables=[
             bucket_table(buckets),
             Table(
-                f"Je Frage (Stufe {main_level})", ("ID", "Art", "Bucket", "Belege", "richtig+belegt", "Konfidenz"), rows
+                f"Je Frage (Stufe {main_level})",
+                ("ID", "Art", "Bucket", "Belege", "richtig+belegt", "Fakt zuerst", "Konfidenz"),
+                rows,
             ),
         ],
         plots=[

@@ -9,6 +9,7 @@ import pytest
 from evals.evaluators.answers import (
     answer_units,
     asks_back_once,
+    fact_first,
     facts_in_answer,
     gold_cited,
     not_whole_sentences,
@@ -71,6 +72,17 @@ def test_facts_gold_and_precision() -> None:
     precision = citation_precision(hit, ref)
     assert precision is not None and precision["score"] == 0.5 and "Y §2" in precision["comment"]
     assert citation_precision(hit, _ref(kind="out_of_kb", gold_ids=[])) is None
+
+
+def test_the_fact_first_counts_answers_that_state_the_fact_by_their_first_statement() -> None:
+    ref = _ref(expected_facts=["500 000 Euro"], acceptable_ids=[])
+    fact, context = "- Mindestens 500 000 Euro stehen zur Verfügung [X §1].", "- Das gilt für jeden Fall [X §1]."
+    first = _outputs(f"{fact}\n{context}", ["X §1"])
+    later = _outputs(f"{context}\n{fact}", ["X §1"])
+    assert fact_first({}, first, ref)["score"] == 1.0  # type: ignore[index]
+    assert fact_first({}, later, ref)["score"] == 0.0  # type: ignore[index]
+    assert fact_first({}, _outputs("Das gilt für jeden Fall [X §1].", ["X §1"]), ref) is None  # no fact to put first
+    assert fact_first({}, {**first, "bucket": "refused"}, ref) is None
 
 
 def test_a_premise_counts_as_corrected_only_with_value_citation_and_cue() -> None:
