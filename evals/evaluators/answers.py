@@ -284,9 +284,12 @@ def fact_first(
     inputs: Mapping[str, Any], outputs: Mapping[str, Any], reference_outputs: Mapping[str, Any]
 ) -> EvaluationResult | None:
     """An answer that states every expected fact states one of them in its first statement: the reader gets the
-    fact before its context. None where the answer is missing or lacks a fact (``facts_in_answer`` counts that)."""
+    fact before its context. None where the answer is missing or lacks a fact (``facts_in_answer`` counts that), and
+    for a false premise, whose correction leads by design."""
     facts = reference_outputs["expected_facts"]
     body = answer_body(outputs)
+    if reference_outputs.get("correct_value") is not None:
+        return None
     if not facts or not delivered(outputs) or not all(mentions(body, f) for f in facts):
         return None
     first = next(iter(statements(body)), "")

@@ -83,6 +83,8 @@ def test_the_fact_first_counts_answers_that_state_the_fact_by_their_first_statem
     assert fact_first({}, later, ref)["score"] == 0.0  # type: ignore[index]
     assert fact_first({}, _outputs("Das gilt für jeden Fall [X §1].", ["X §1"]), ref) is None  # no fact to put first
     assert fact_first({}, {**first, "bucket": "refused"}, ref) is None
+    premise = _ref(expected_facts=["500 000 Euro"], correct_value="500 000 Euro", kind="false_premise")
+    assert fact_first({}, later, premise) is None  # the correction leads
 
 
 def test_a_premise_counts_as_corrected_only_with_value_citation_and_cue() -> None:
