@@ -14,6 +14,7 @@ import regex
 
 from evals.datasets import Behaviour
 from evals.evaluators import EvaluationResult, result
+from nodes.answer.premise import in_nominative
 from nodes.answer.prompts import STAND_LINE
 from nodes.answer.validate import NON_OFFICIAL_MENTION, premise_aware_numbers
 from nodes.shared.citations import cited_ids, number_vocabulary, numbers_in
@@ -45,11 +46,13 @@ def normalised(text: str) -> str:
 
 
 def mentions(text: str, expected: str) -> bool:
-    """A number in any equivalent notation (``28,5`` ≡ ``28.5``); other text case- and space-insensitively."""
+    """A number in any equivalent notation (``28,5`` ≡ ``28.5``); other text case- and space-insensitively, a unit
+    of time as the entry writes it or in the nominative a correction names it in (``zwei Monaten``, ``zwei Monate``)."""
     tokens = numbers_in(expected)
     if len(tokens) == 1 and tokens[0][0] == expected.strip():
         return bool(tokens[0][1] & number_vocabulary([text]))
-    return normalised(expected) in normalised(text)
+    flat = normalised(text)
+    return normalised(expected) in flat or normalised(in_nominative(expected)) in flat
 
 
 def refused(

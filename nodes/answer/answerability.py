@@ -52,6 +52,7 @@ from nodes.answer.premise import (
     contradicting_values,
     distinct_values,
     first_premise_conflict,
+    in_nominative,
     quantities,
     with_lead,
 )
@@ -802,8 +803,11 @@ def _premise(question: str, ranked: list[Candidate]) -> tuple[Candidate, Premise
         # "40-Stunden-Woche" asks "40-Stunden": the correction reads "nicht 40 Stunden, sondern 38,5 Stunden"
         stated = with_lead(searched[index].text, conflict.stated.text)
         # the question's preposition only opposite one of the KB's: „nicht nach einem Jahr, sondern in drei Jahren",
-        # not „nicht innerhalb von sechs Monaten, sondern zwei Monaten"
-        asked = with_lead(question, conflict.asked.text) if stated != conflict.stated.text else conflict.asked.text
+        # not „nicht innerhalb von sechs Monaten, sondern zwei Monaten"; without one, both in the nominative („nicht
+        # sechs Monate, sondern zwei Monate" for „… einer Frist von zwei Monaten")
+        led = stated != conflict.stated.text
+        asked = with_lead(question, conflict.asked.text) if led else in_nominative(conflict.asked.text)
+        stated = stated if led else in_nominative(stated)
         asked = _NUMBER_HYPHEN.sub(" ", asked)
         correction = PremiseCorrection(asked=asked, stated=stated, entry_id=entry)
         return searched[index], correction

@@ -575,6 +575,16 @@ def distinct_values(sentences: list[str]) -> bool:
     return any(contradicting_values(a, b) for i, a in enumerate(sentences) for b in sentences[i + 1 :])
 
 
+# a unit of time in the dative plural („zwei Monaten" of „einer Frist von zwei Monaten", „Arbeitstagen")
+_DATIVE_TIME_UNIT: Final = regex.compile(r"\b(?=\p{Lu})(\p{L}*(?i:tag|monat|jahr))en$")
+
+
+def in_nominative(value: str) -> str:
+    """The value named without the preposition that governed it, as a correction names it: „zwei Monaten" → „zwei
+    Monate" („nicht sechs Monate, sondern zwei Monate"); a unit whose plural has one form stays as it is."""
+    return str(_DATIVE_TIME_UNIT.sub(r"\1e", value))
+
+
 def with_lead(text: str, value: str) -> str:
     """The value as ``text`` says it, with the preposition right before it („in drei Jahren"); an article only
     before an ordinal („das vierzigste Lebensjahr", not „der 3 Monate" of „nach Ablauf der 3 Monate")."""

@@ -17,6 +17,7 @@ from nodes.answer.premise import (
     closest_case,
     contradicting_values,
     first_premise_conflict,
+    in_nominative,
     quantities,
     with_lead,
 )
@@ -563,6 +564,8 @@ def test_the_validator_still_refuses_a_repeated_premise_number() -> None:
 
 
 def test_the_question_s_preposition_is_quoted_only_opposite_one_of_the_kb() -> None:
+    """Without a preposition the correction names both values in the nominative: „sondern zwei Monaten" would keep
+    the case the KB's „von" governed."""
     agg = hit(
         "AGG §21",
         "Ein Anspruch wegen Benachteiligung muss innerhalb einer Frist von zwei Monaten geltend gemacht werden.",
@@ -570,7 +573,14 @@ def test_the_question_s_preposition_is_quoted_only_opposite_one_of_the_kb() -> N
     question = "Warum muss ich einen Anspruch wegen Benachteiligung innerhalb von sechs Monaten geltend machen?"
     _, premise, _, outcome = _choose(question, rank(question, candidates([agg]), None), survey=False)
     assert outcome == "false_premise" and premise is not None
-    assert (premise.asked, premise.stated) == ("sechs Monaten", "zwei Monaten")
+    assert (premise.asked, premise.stated) == ("sechs Monate", "zwei Monate")
+    assert in_nominative("10 Arbeitstagen") == "10 Arbeitstage" and in_nominative("drei Jahren") == "drei Jahre"
+    # a plural of one form and a singular stay as they are
+    assert [in_nominative(v) for v in ("20 Personen", "einem Monat", "6 Wochen")] == [
+        "20 Personen",
+        "einem Monat",
+        "6 Wochen",
+    ]
 
 
 @pytest.mark.parametrize(
