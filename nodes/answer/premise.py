@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 import regex
 
@@ -511,6 +511,7 @@ def first_premise_conflict(
     open_premises = [
         (a, confirmed) for a, confirmed in zip(asked, confirmations, strict=True) if not asker_case(question, a)
     ]
+    conflicts: list[tuple[int, PremiseConflict]] = []
     for index, found in enumerate(stated):
         for premise, confirmed in open_premises:
             if any(covers[other] >= covers[index] for other in confirmed):
@@ -527,8 +528,30 @@ def first_premise_conflict(
             ]
             if others:
                 near = _matter_distance(question, sentences[index])
-                return index, PremiseConflict(premise, max(others, key=lambda q: (_likeness(premise, q), -near(q))))
-    return None
+                stated_value = max(others, key=lambda q: (_likeness(premise, q), -near(q)))
+                conflicts.append((index, PremiseConflict(premise, stated_value)))
+                break
+    # a premise bounded like „höchstens 10.000 Euro" is the limit asked: among the close sentences, one that gives a
+    # limit of that side („bis zu fünfzigtausend Euro") corrects it before one whose value is another matter's threshold
+    # („wenn die festgesetzte Geldbuße den Betrag von einhunderttausend Euro übersteigt")
+    alike = [
+        (index, conflict)
+        for index, conflict in conflicts
+        if (close is None or index < close)
+        and (side := _bound_side(question, conflict.asked.text)) is not None
+        and _bound_side(sentences[index], conflict.stated.text) == side
+    ]
+    return alike[0] if alike else conflicts[0] if conflicts else None
+
+
+def _bound_side(text: str, value: str) -> Literal["lower", "upper"] | None:
+    """Which side the bound right before the value in ``text`` limits it from: „lower" („mindestens", „ab", „mehr
+    als"), „upper" („höchstens", „bis zu", „unter"); None without one."""
+    at = text.find(value)
+    bound = _BOUND.search(text[:at]) if at >= 0 else None
+    if bound is None:
+        return None
+    return "lower" if bound.group(1).casefold() in _LOWER_BOUNDS else "upper"
 
 
 def _matter_distance(question: str, sentence: str) -> Callable[[Quantity], int]:

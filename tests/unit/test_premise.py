@@ -327,6 +327,25 @@ def test_the_false_premise_is_found_in_the_sentence_about_the_same_matter() -> N
     assert answer.startswith("Laut Wissensbasis nicht nach zwei Jahren, sondern in drei Jahren [ProdHaftG §12].")
 
 
+def test_a_bounded_premise_is_corrected_by_a_limit_of_its_side() -> None:
+    """„höchstens 10.000 Euro" asks for the limit: the fine's „bis zu fünfzigtausend Euro" corrects it, not the
+    threshold above which the Landgericht decides, though that sentence ranks first."""
+    court = (
+        "§ 68 des Gesetzes über Ordnungswidrigkeiten findet mit der Maßgabe Anwendung, dass das Landgericht "
+        "entscheidet, wenn die festgesetzte Geldbuße den Betrag von einhunderttausend Euro übersteigt."
+    )
+    fine = "Die Ordnungswidrigkeit kann mit einer Geldbuße bis zu fünfzigtausend Euro geahndet werden."
+    question = "Das Bußgeld nach dem Bundesdatenschutzgesetz beträgt doch höchstens 10.000 Euro?"
+    found = first_premise_conflict(question, [court, fine], close=2)
+    assert found is not None and found[0] == 1 and found[1].stated.text == "fünfzigtausend Euro"
+    # an unbounded premise is corrected by the first sentence that contradicts it, as before
+    plain = first_premise_conflict("Das Bußgeld beträgt doch 10.000 Euro?", [court, fine], close=2)
+    assert plain is not None and plain[0] == 0
+    # … and so is a bounded one where no close sentence gives a limit of its side
+    far = first_premise_conflict(question, [court, fine], close=1)
+    assert far is not None and far[0] == 0
+
+
 def test_a_question_the_kb_confirms_gets_no_correction() -> None:
     question = "Ansprüche nach dem Produkthaftungsgesetz verjähren nach drei Jahren, richtig?"
     _, premise, _, outcome = _choose(question, rank(question, candidates([UWG, PRODHAFT]), None), survey=False)
