@@ -96,14 +96,6 @@ def test_a_premise_counts_as_corrected_only_with_value_citation_and_cue() -> Non
     assert supported_answer(corrected, ref) and not supported_answer(plain, ref)
 
 
-def test_a_corrected_value_counts_in_the_nominative_the_correction_names_it_in() -> None:
-    ref = _ref(correct_value="zwei Monaten", wrong_value="sechs Monate", kind="false_premise")
-    corrected = _outputs("Laut Wissensbasis nicht sechs Monate, sondern zwei Monate [X §1].", ["X §1"])
-    assert premise_corrected({}, corrected, ref)["score"] == 1.0  # type: ignore[index]
-    other = _outputs("Laut Wissensbasis nicht sechs Monate, sondern drei Monate [X §1].", ["X §1"])
-    assert premise_corrected({}, other, ref)["comment"] == "fehlt: richtiger Wert"  # type: ignore[index]
-
-
 def test_a_premise_counts_as_corrected_only_with_the_right_value_in_the_correction() -> None:
     ref = _ref(correct_value="24 Monate", wrong_value="12 Monate", kind="false_premise")
     # the quoted KB sentence gives the right value too, but the correction names another one
@@ -115,6 +107,10 @@ def test_a_premise_counts_as_corrected_only_with_the_right_value_in_the_correcti
     assert premise_corrected({}, told, ref)["score"] == 1.0  # type: ignore[index]
     late = _outputs(f"Das stimmt nicht. Sie ist kurz. {quoted}", ["X §1"])
     assert premise_corrected({}, late, ref)["comment"] == "fehlt: richtiger Wert"  # type: ignore[index]
+    # a unit of time the entry writes in the dative („zwei Monaten") counts in the nominative the correction uses
+    dative = _ref(correct_value="zwei Monaten", wrong_value="sechs Monate", kind="false_premise")
+    nominative = _outputs("Laut Wissensbasis nicht sechs Monate, sondern zwei Monate [X §1].", ["X §1"])
+    assert premise_corrected({}, nominative, dative)["score"] == 1.0  # type: ignore[index]
 
 
 def test_missing_context_asks_back_once_at_the_end() -> None:
