@@ -472,7 +472,8 @@ def first_premise_conflict(
     coverage: Sequence[float] | None = None,
     confirms: Sequence[bool] | None = None,
 ) -> tuple[int, PremiseConflict] | None:
-    """The first sentence (and the quantity) that contradicts a quantity of the question.
+    """The first sentence (and the quantity) that contradicts a quantity of the question; for a premise the question
+    bounds („höchstens 10.000 Euro"), the first of the ``close`` ones that gives a limit of its side, where one does.
 
     A sentence contradicts an asked quantity when it gives a value of the same unit that agrees with nothing
     the question asks, and states the asked value nowhere. An asked quantity that some of the sentences
