@@ -29,5 +29,7 @@ ORDINAL_DETERMINERS: Final = frozenset(
 SENTENCE_STARTERS: Final = frozenset(
     """Der Die Das Den Dem Des Ein Eine Einer Eines Einem Einen Er Sie Es Wir Ich Ihr Man Dies Diese Dieser
     Dieses Damit Dabei Dafür Daher Danach Dann Darüber Dazu Doch Auch Aber Also Außerdem Bei Für Im In Mit
-    Nach Seit Zudem Wer Wenn Was Wie Soweit Sofern Hierzu Hierfür Jeder Jede Jedes Kein Keine Nur Ab Bis""".split()
+    Nach Seit Zudem Wer Wenn Was Wie Soweit Sofern Hierzu Hierfür Jeder Jede Jedes Kein Keine Nur Ab Bis
+    Wann Wo Warum Wieso Weshalb Welche Welcher Welches Kann Darf Muss Soll Ist Bin Sind Hat Habe Gibt Gilt Wird
+    Bekomme Stimmt""".split()
 )

@@ -79,6 +79,9 @@ Für die betriebliche Altersvorsorge gilt das Betriebsrentengesetz."""
         ("Der 1.000. Besucher erhält einen Preis.", ["Der 1.000. Besucher erhält einen Preis."]),
         ("Zum 1.000. Mal fand es statt.", ["Zum 1.000. Mal fand es statt."]),
         ("Laptop, Headset usw. Die Geräte stellt die Firma.", ["Laptop, Headset usw.", "Die Geräte stellt die Firma."]),
+        # an asker's number before their question: a verb or a question word opens the next sentence
+        ("Ich bin 60. Kann ich Altersteilzeit machen?", ["Ich bin 60.", "Kann ich Altersteilzeit machen?"]),
+        ("Mein Sohn ist 13. Welche Regel gilt?", ["Mein Sohn ist 13.", "Welche Regel gilt?"]),
         (
             "Sie steht im Ärzteblatt, Jg. 111, S. 1583. Sie gilt.",
             ["Sie steht im Ärzteblatt, Jg. 111, S. 1583.", "Sie gilt."],
