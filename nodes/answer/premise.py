@@ -505,6 +505,7 @@ def first_premise_conflict(
     … das 35. Lebensjahr vollendet haben" for „Muss der Bundespräsident mindestens 35 Jahre alt sein?").
     """
     asked = quantities(question)
+    told = [told_situation(question, a) for a in asked]
     stated = [quantities(s) for s in sentences]
     covers = coverage if coverage is not None else [0.0] * len(sentences)
     confirmations = [
@@ -519,23 +520,22 @@ def first_premise_conflict(
                     # a person's age inside a bound is a case of it („Mein Kind ist 8" under „Kinder unter 12 Jahren"),
                     # as is any situation the asker tells („Ich war 10 Stunden unterwegs." under „mehr als 8
                     # Stunden"); an amount inside one is claimed („Der Zuschuss ist 100 €" under „bis zu 150 €")
-                    or ((a.unit == "age" or told_situation(question, a)) and held_by(question, a, sentences[index], q))
+                    or ((a.unit == "age" or tells) and held_by(question, a, sentences[index], q))
                 )
                 and (close is None or index < close or q.noun == a.noun)
                 for q in found
             )
         ]
-        for a in asked
+        for a, tells in zip(asked, told, strict=True)
     ]
     open_premises = [
-        (a, confirmed) for a, confirmed in zip(asked, confirmations, strict=True) if not asker_case(question, a)
+        (a, confirmed, tells)
+        for a, confirmed, tells in zip(asked, confirmations, told, strict=True)
+        if not asker_case(question, a)
     ]
-    # a situation the asker tells falls inside or outside a bound; a plain value of another matter („seit 2 Wochen"
-    # against „bis zur Dauer von 6 Wochen") does not contradict it
-    told = {id(a) for a, _ in open_premises if told_situation(question, a)}
     conflicts: list[tuple[int, PremiseConflict]] = []
     for index, found in enumerate(stated):
-        for premise, confirmed in open_premises:
+        for premise, confirmed, tells in open_premises:
             if any(covers[other] >= covers[index] for other in confirmed):
                 continue
             if any(q.forms & premise.forms for q in found):
@@ -547,7 +547,9 @@ def first_premise_conflict(
                 and not any(a.agrees(q) for a in asked)
                 and bound_case(question, premise, sentences[index], q) is None
                 and (close is None or index < close or q.noun == premise.noun)
-                and (id(premise) not in told or _bound_side(sentences[index], q.text) is not None)
+                # a situation the asker tells falls inside or outside a bound; a plain value of another matter
+                # („seit 2 Wochen" against „bis zur Dauer von 6 Wochen") does not contradict it
+                and (not tells or _bound_side(sentences[index], q.text) is not None)
             ]
             if others:
                 near = _matter_distance(question, sentences[index])
