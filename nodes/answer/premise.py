@@ -93,6 +93,8 @@ _CONDITION: Final = regex.compile(r"\b(?:wenn|falls|sofern|solange)\b[^,;?]*$", 
 _CIRCUMSTANCE: Final = regex.compile(
     r"\b(?:bei|nach|seit)\s+(?:(?:der|die|das|den|dem|des|einer?|einem|einen)\s+)?(?:\p{Ll}+\s+)?$", regex.IGNORECASE
 )
+# „das 58. Lebensjahr vollendet hat": an age required as reached („noch nicht vollendet" is the opposite)
+_COMPLETED: Final = regex.compile(r"(?:\s+(?!nicht\b)\w+){0,2}?\s+vollendet", regex.IGNORECASE)
 # the asker speaking of themselves: a statement so worded before the question tells their situation
 _FIRST_PERSON: Final = regex.compile(r"(?i)\b(?:ich|wir|mir|mich|uns|mein\w*|unser\w*)\b")
 # an interrogative: a question that asks for something, not whether (also read by the planner)
@@ -521,6 +523,7 @@ def first_premise_conflict(
                     # as is any situation the asker tells („Ich war 10 Stunden unterwegs." under „mehr als 8
                     # Stunden"); an amount inside one is claimed („Der Zuschuss ist 100 €" under „bis zu 150 €")
                     or ((a.unit == "age" or tells) and held_by(question, a, sentences[index], q))
+                    or (tells and _reached(a, sentences[index], q))
                 )
                 and (close is None or index < close or q.noun == a.noun)
                 for q in found
@@ -549,7 +552,7 @@ def first_premise_conflict(
                 and (close is None or index < close or q.noun == premise.noun)
                 # a situation the asker tells falls inside or outside a bound; a plain value of another matter
                 # („seit 2 Wochen" against „bis zur Dauer von 6 Wochen") does not contradict it
-                and (not tells or _bound_side(sentences[index], q.text) is not None)
+                and (not tells or _bound_side(sentences[index], q.text) is not None or _completed(sentences[index], q))
             ]
             if others:
                 near = _matter_distance(question, sentences[index])
@@ -577,6 +580,20 @@ def _bound_side(text: str, value: str) -> Literal["lower", "upper"] | None:
     if bound is None:
         return None
     return "lower" if bound.group(1).casefold() in _LOWER_BOUNDS else "upper"
+
+
+def _completed(sentence: str, stated: Quantity) -> bool:
+    """Whether the sentence requires the age as one completed („wer das 35. Lebensjahr vollendet hat"): a lower
+    bound, which „noch nicht vollendet" is not."""
+    at = sentence.find(stated.text)
+    return stated.unit == "age" and at >= 0 and _COMPLETED.match(sentence, at + len(stated.text)) is not None
+
+
+def _reached(asked: Quantity, sentence: str, stated: Quantity) -> bool:
+    """Whether the asked age reaches an age the sentence requires completed („Ich bin 60." for „das 58. Lebensjahr
+    vollendet")."""
+    a, b = _value(asked), _value(stated)
+    return asked.unit == "age" and a is not None and b is not None and a >= b and _completed(sentence, stated)
 
 
 def _matter_distance(question: str, sentence: str) -> Callable[[Quantity], int]:

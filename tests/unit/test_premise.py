@@ -264,6 +264,13 @@ NOTICE = "Für Kündigungen verlängert sich die Frist nach 5 Jahren auf 2 Monat
         # … and a plain value of another matter says nothing of it
         ("Mein Vertrag läuft seit 2 Wochen. Bekomme ich Lohnfortzahlung?",
          "Das Entgelt wird bis zur Dauer von 6 Wochen weitergezahlt.", False),
+        # an age the sentence requires completed is a lower bound: reached, a case; short of it, corrected
+        ("Ich bin 60. Kann ich Altersteilzeit machen?",
+         "Altersteilzeit kann vereinbaren, wer das 58. Lebensjahr vollendet hat.", False),
+        ("Ich bin 30 Jahre alt. Kann ich Bundespräsident werden?",
+         "Zum Bundespräsidenten kann nur gewählt werden, wer das 35. Lebensjahr vollendet hat.", True),
+        ("Mein Sohn ist 10. Ist er geschützt?",
+         "Geschützt sind Kinder, die das 14. Lebensjahr noch nicht vollendet haben.", False),
         # a statement of the rule, not of the asker, is claimed; so is a value the question itself states
         ("Die Probezeit dauert drei Monate. Wie kündige ich in der Probezeit?", "Die ersten 6 Monate sind Probezeit.",
          True),
