@@ -52,10 +52,12 @@ from stores.vector.analyzer import analyze, verb_lemma
 from stores.vector.embedders import Embedder
 
 _WORD: Final = regex.compile(r"\p{N}+(?:[.,]\p{N}+)*|\p{L}[\p{L}\p{M}\p{N}]*(?:[-'’]\p{L}[\p{L}\p{M}\p{N}]*)*|§")
-# A further part of the question: „und" before a question word („… und wie lange bleibt …"), or before a verb and its
-# pronoun subject („… und übernimmt er auch die Beerdigungskosten?"); a conjunction there opens a clause of the first.
+# A further part of the question: „und" before a question word („… und wie lange bleibt …", „und ab wann …", not „und
+# seit 20 Jahren dabei"), or before a verb and its pronoun subject („… und übernimmt er auch die Beerdigungskosten?");
+# a conjunction there opens a clause of the first.
 _PART_BREAK: Final = regex.compile(
-    r"(?i)\?\s+|(?:,\s*|\s+)(?:und|sowie)\s+(?=(?:wie|wann|wo|wer|was|welche[nmrs]?|ab|bis|seit|ob|warum|wieso)\b)"
+    r"(?i)\?\s+|(?:,\s*|\s+)(?:und|sowie)\s+"
+    r"(?=(?:(?:ab|bis|seit)\s+)?(?:wie|wann|wo|wer|was|welche[nmrs]?|ob|warum|wieso)\b)"
     r"|(?:,\s*|\s+)und\s+(?=(?!(?:wenn|falls|dass|weil|da|als|obwohl|sobald|nachdem|bevor|damit|zwar|so|auch|dann|nur"
     r"|noch|nicht)\b)(?-i:\p{Ll}+)\s+(?:er|sie|es|ich|man|wir|du|ihr)\b)"
 )

@@ -1178,6 +1178,15 @@ def test_a_multi_part_question_is_split_before_each_question_word() -> None:
             ["Was gilt, wenn ich krank werde und mir der Arzt nichts gibt?"],
         ),
         ("Was gilt, wenn ich krank bin und es länger dauert?", ["Was gilt, wenn ich krank bin und es länger dauert?"]),
+        # „und seit" goes on telling the asker's situation; „und seit wann" asks again
+        (
+            "Ich bin 60 und seit 20 Jahren dabei. Kann ich Altersteilzeit machen?",
+            ["Ich bin 60 und seit 20 Jahren dabei. Kann ich Altersteilzeit machen?"],
+        ),
+        (
+            "Wie lange dauert die Probezeit und ab wann gilt die Kündigungsfrist?",
+            ["Wie lange dauert die Probezeit?", "ab wann gilt die Kündigungsfrist?"],
+        ),
     ],
 )
 def test_a_verb_first_question_after_und_is_a_part_of_its_own(question: str, parts: list[str]) -> None:
