@@ -550,9 +550,16 @@ def first_premise_conflict(
                 and not any(a.agrees(q) for a in asked)
                 and bound_case(question, premise, sentences[index], q) is None
                 and (close is None or index < close or q.noun == premise.noun)
-                # a situation the asker tells falls inside or outside a bound; a plain value of another matter
-                # („seit 2 Wochen" against „bis zur Dauer von 6 Wochen") does not contradict it
-                and (not tells or _bound_side(sentences[index], q.text) is not None or _completed(sentences[index], q))
+                # a situation the asker tells falls inside or outside a bound, and only outside contradicts it (even
+                # where the sentence is about another thing and so confirms nothing: „Ich bin 38 Jahre alt." beside
+                # „Die oder der Bundesbeauftragte muss … das 35. Lebensjahr vollendet haben"); a plain value of
+                # another matter („seit 2 Wochen" against „bis zur Dauer von 6 Wochen") does not contradict it
+                and (
+                    not tells
+                    or (_bound_side(sentences[index], q.text) is not None or _completed(sentences[index], q))
+                    and not held_by(question, premise, sentences[index], q)
+                    and not _reached(premise, sentences[index], q)
+                )
             ]
             if others:
                 near = _matter_distance(question, sentences[index])

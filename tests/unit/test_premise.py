@@ -282,6 +282,20 @@ def test_the_situation_the_asker_tells_is_a_case_not_a_premise(question: str, se
     assert (premise_conflict(question, sentence) is not None) == corrected
 
 
+def test_a_told_age_a_bound_holds_is_not_contradicted_by_it_where_the_sentence_is_about_another_office() -> None:
+    """„Ich bin 38 Jahre alt." reaches the Bundesbeauftragte's 35 years: not the correction („Laut Wissensbasis nicht
+    38 Jahre alt, sondern das 35. Lebensjahr" was delivered), though a sentence about another office confirms nothing;
+    the Bundespräsident's forty years correct it."""
+    question = "Ich bin 38 Jahre alt. Kann ich Bundespräsident werden?"
+    sentences = [
+        "Die oder der Bundesbeauftragte muss bei ihrer oder seiner Wahl das 35. Lebensjahr vollendet haben.",
+        "Wählbar ist jeder Deutsche, der das Wahlrecht zum Bundestage besitzt und das vierzigste Lebensjahr vollendet "
+        "hat.",
+    ]
+    found = first_premise_conflict(question, sentences, confirms=[False, True])
+    assert found is not None and found[0] == 1 and found[1].stated.text == "vierzigste Lebensjahr"
+
+
 ROWS = [
     "Betriebszugehörigkeit: bis 2 Jahre; Kündigungsfrist: 1 Monat.",
     "Betriebszugehörigkeit: ab 2 Jahren; Kündigungsfrist: 2 Monate.",
