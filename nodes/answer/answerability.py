@@ -54,6 +54,7 @@ from nodes.answer.premise import (
     first_premise_conflict,
     in_nominative,
     quantities,
+    told_case_fit,
     with_lead,
 )
 from nodes.answer.question_numbers import values_stated
@@ -196,8 +197,11 @@ def assess_answerability(
     # the ranking leaves the units of the question's values out (``question_words``); the answer's key coverage
     # counts everything the question says, so an answer in the question's own unit covers more of it
     words = named_by_kb(question_words(question, with_units=True), found)
-    ranked = _which_named_first(
-        _rule_first(_matter_first(rank(question, found, services.embedder), words)), words, question
+    ranked = _told_case_first(
+        _which_named_first(
+            _rule_first(_matter_first(rank(question, found, services.embedder), words)), words, question
+        ),
+        question,
     )
     parts = question_parts(question)
     by_part = [rank(text, found, services.embedder, part) for text, part in parts] if len(parts) > 1 else []
@@ -255,7 +259,14 @@ def assess_answerability(
         value_missing=not value_given and expected_answer_type(question) not in (None, "time"),
         lacks_a_named_word=any(w.terms[0] in named for w in lacking),
         premise_settled=outcome == "false_premise"
-        or (best is not None and values_stated(question, ". ".join([best.hit.title, *(c.text for c in evidence)]))),
+        or (
+            best is not None
+            and values_stated(
+                question,
+                ". ".join([best.hit.title, *(c.text for c in evidence)]),
+                block=[c.text for c in found if c.hit.entry_id in own],
+            )
+        ),
     )
     outcome = gate(
         outcome, features, policy.strictness.min_score, services.embedder.name if services.embedder else None
@@ -712,6 +723,26 @@ def _which_named_first(ranked: list[Candidate], words: Sequence[QuestionWord], q
     best = ranked[0]
     named = next((c for c in ranked[1:MAX_SENTENCES] if which <= c.said_keys and c.score >= TIED * best.score), None)
     return ranked if named is None else [named, *(c for c in ranked if c is not named)]
+
+
+def _told_case_first(ranked: list[Candidate], question: str) -> list[Candidate]:
+    """The asker tells their situation („Ich arbeite seit sieben Jahren hier. Mit welcher Frist …?"): where the best
+    sentence names no case it falls in, one among the best that names such a case and covers as much of the question
+    leads („… nach 5 Jahren auf 2 Monate"); where the best one names only cases it falls outside („Die ersten 6
+    Monate …" for three years) and none holds it, the best one that names no case (the rule for everyone else)."""
+    if not ranked:
+        return ranked
+    best = ranked[0]
+    fit = told_case_fit(question, best.text)
+    if fit is True:
+        return ranked
+    peers = [
+        (c, told_case_fit(question, c.text)) for c in ranked[1:MAX_SENTENCES] if c.key_coverage >= best.key_coverage
+    ]
+    leader = next((c for c, holds in peers if holds is True), None)
+    if leader is None and fit is False:
+        leader = next((c for c, holds in peers if holds is None), None)
+    return ranked if leader is None else [leader, *(c for c in ranked if c is not leader)]
 
 
 def _asked_units(words: Sequence[QuestionWord]) -> set[str]:

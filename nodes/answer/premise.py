@@ -85,8 +85,13 @@ _BOUND_WORDS: Final = "mehr als|länger als|über|mindestens|ab|weniger als|kür
 _BOUND: Final = regex.compile(rf"\b({_BOUND_WORDS})\s+(?:(?:der|die|das|den|dem|des)\s+)?$", regex.IGNORECASE)
 # the bound of a case a table row or list item names („bis 2 Jahre", „ab 5 Jahren")
 _CASE_BOUND: Final = regex.compile(rf"\b({_BOUND_WORDS}|bis)\s+$", regex.IGNORECASE)
-_LOWER_BOUNDS: Final = frozenset({"mehr als", "länger als", "über", "mindestens", "ab"})
-_INCLUSIVE_BOUNDS: Final = frozenset({"mindestens", "ab", "bis zu", "höchstens", "bis"})
+# a length of time a rule starts after or ends with („nach 5 Jahren auf 2 Monate", „die ersten 6 Monate", „bis zur
+# Dauer von 6 Wochen")
+_PERIOD_BOUND: Final = regex.compile(
+    r"\b(nach|ersten|bis(?=\s+zur\s+Dauer))(?:\s+zur\s+Dauer\s+von)?\s+$", regex.IGNORECASE
+)
+_LOWER_BOUNDS: Final = frozenset({"mehr als", "länger als", "über", "mindestens", "ab", "nach"})
+_INCLUSIVE_BOUNDS: Final = frozenset({"mindestens", "ab", "bis zu", "höchstens", "bis", "nach", "ersten"})
 _CONDITION: Final = regex.compile(r"\b(?:wenn|falls|sofern|solange)\b[^,;?]*$", regex.IGNORECASE)
 # „bei vier Arbeitstagen", „bei einer 30-Stunden-Woche", „nach 6 Jahren", „seit sieben Jahren": the circumstances a
 # value question asks for
@@ -438,6 +443,87 @@ def held_by(question: str, asked: Quantity, sentence: str, stated: Quantity) -> 
     if at < 0 or bound is None or _CASE_BOUND.search(question[:at]):
         return False
     return _holds(bound.group(1).casefold(), a, b)
+
+
+def _case_bound(sentence: str, stated: Quantity) -> str | None:
+    """The bound word of the case the sentence's value names („ab", „bis", for lengths of time „nach", „ersten")."""
+    before = sentence[: max(0, sentence.find(stated.text))]
+    bound = _CASE_BOUND.search(before) or (_PERIOD_BOUND.search(before) if stated.unit == "calendar" else None)
+    return bound.group(1).casefold() if bound is not None else None
+
+
+def told_case_fit(question: str, sentence: str) -> bool | None:
+    """Whether the sentence names a case the asker's own situation falls in (``asker_case``): True where one of its
+    cases holds a value the asker tells („seit sieben Jahren" under „nach 5 Jahren auf 2 Monate", „Ich bin 60." under
+    „wer das 58. Lebensjahr vollendet hat"), False where it gives what cases of that kind get and the value falls in
+    none („seit drei Jahren" beside „die ersten 6 Monate" and „nach 5 Jahren"), None where it names no such case
+    (see ``_case_fits``). A bound the value falls outside with nothing given for it is a condition, which the
+    question may ask for („Ab wann brauchen wir …?" under „… soweit sie … mindestens 20 Personen … beschäftigen")."""
+    fits = [
+        fit
+        for asked in quantities(question)
+        if asker_case(question, asked)
+        for fit in _alternative_fits(asked, sentence)
+    ]
+    return any(fits) if fits else None
+
+
+def told_settled(question: str, asked: Quantity, sentence: str, block: Sequence[str]) -> bool:
+    """Whether the value is the asker's told situation and the sentence is the rule for it: a case it names holds
+    the value („seit sieben Jahren" under „nach 5 Jahren auf 2 Monate"), or it names none while sentences of its
+    ``block`` give what cases of that kind get, none holding the value, and the question asks what applies: the rule
+    for everyone else („Ich arbeite seit drei Jahren hier. Mit welcher Frist …?" under „Nach der Probezeit beträgt
+    die Kündigungsfrist … 4 Wochen …", beside „nach 5 Jahren auf 2 Monate"). A sentence that names nothing of the
+    kind says nothing of the situation, and another value of the very thing told is another case („Ich habe 35
+    Urlaubstage." beside „… erhält 18 Urlaubstage")."""
+    if not told_situation(question, asked):
+        return False
+    fits = _case_fits(asked, sentence)
+    if fits:
+        return any(fits)
+    # in a yes/no question a case the situation falls outside is a condition unmet („Kann ich Bundespräsident
+    # werden?" beside „… das vierzigste Lebensjahr vollendet hat"), not a case beside the rule
+    others = [fit for text in block for fit in _alternative_fits(asked, text)]
+    return (
+        asker_case(question, asked)
+        and bool(others)
+        and not any(others)
+        and not any(
+            stated.unit == asked.unit and stated.noun == asked.noun and not stated.agrees(asked)
+            for stated in quantities(sentence)
+        )
+    )
+
+
+def _alternative_fits(asked: Quantity, sentence: str) -> list[bool]:
+    """``_case_fits`` where the sentence gives something for its cases („nach 5 Jahren auf 2 Monate"); a bound the
+    value falls outside with nothing given is a condition unmet, no alternative case (a year names an act more often
+    than what a case gets: „Verordnung (EU) 2016/679")."""
+    fits = _case_fits(asked, sentence)
+    given = [
+        q
+        for q in quantities(sentence)
+        if q.unit != "year" and _case_bound(sentence, q) is None and not _completed(sentence, q)
+    ]
+    return fits if any(fits) or given else []
+
+
+def _case_fits(asked: Quantity, sentence: str) -> list[bool]:
+    """For each case of the asked value's kind the sentence names by a bound, whether the value falls in it; where it
+    names none, its value equal to the asked one is the case („Abwesenheit: 24 Stunden"), else what a case gets („…
+    nach 10 Jahren auf 4 Monate")."""
+    fits, equal = [], False
+    for stated in quantities(sentence):
+        a, b, bound = _value(asked), _value(stated), _case_bound(sentence, stated)
+        if asked.unit != stated.unit or a is None or b is None:
+            continue
+        if _completed(sentence, stated):
+            fits.append(a >= b)
+        elif bound is not None:
+            fits.append(_holds(bound, a, b))
+        else:
+            equal = equal or asked.agrees(stated)
+    return fits or ([True] if equal else [])
 
 
 def _holds(bound: str, asked: float, stated: float) -> bool:

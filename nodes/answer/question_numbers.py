@@ -7,25 +7,29 @@ no § references).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import regex
 
 from nodes.answer.answer_type import without_references
-from nodes.answer.premise import bound_case, held_by, quantities, repeats, says_repeatedly
+from nodes.answer.premise import bound_case, held_by, quantities, repeats, says_repeatedly, told_settled
 from nodes.shared.citations import number_forms
 
 _DIGITS = regex.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?![\w])")
 
 
-def values_stated(question: str, sentence: str) -> bool:
+def values_stated(question: str, sentence: str, *, block: Sequence[str] = ()) -> bool:
     """Every number the question names stands in the sentence too, or is a case of a bound it states (true when
     the question names none): „zweimal" is a case of „mehrmals", „nach 6 Jahren" of „ab 5 Jahren". A bare number
-    („erst ab 25 in den Bundestag") must stand in it with its value („achtzehnte" for 18)."""
+    („erst ab 25 in den Bundestag") must stand in it with its value („achtzehnte" for 18). The situation the asker
+    tells needs only be one the sentence is the rule for, among the cases its ``block`` names (``told_settled``)."""
     found = quantities(sentence)
     stated = frozenset().union(*(q.forms for q in found), *(number_forms(n) for n in _bare_numbers(sentence)))
     return all(
         a.forms & stated
         or any(bound_case(question, a, sentence, q) is True or held_by(question, a, sentence, q) for q in found)
         or (repeats(a) and says_repeatedly(sentence))
+        or told_settled(question, a, sentence, block)
         for a in quantities(question)
     ) and all(number_forms(n) & stated for n in _bare_numbers(question))
 

@@ -73,3 +73,40 @@ def test_the_situation_the_asker_tells_is_answered_by_the_rule_not_corrected(
     out = graph.invoke({"question": question}, context=AnswerContext(kb_id="demo", provider="extractive"))
     assert out["bucket"] == "delivered" and cited_ids(out["answer"]) == ["lb-rk-01"]
     assert out["answer"].startswith("Bei Dienstreisen im Inland werden Verpflegungspauschalen erstattet")
+
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        (
+            "Ich arbeite seit sieben Jahren hier. Mit welcher Frist kann mir die Firma kündigen?",
+            "Für Kündigungen durch Nordlicht verlängert sie sich mit der Betriebszugehörigkeit, zum Beispiel nach 5",
+        ),
+        (
+            "Ich arbeite seit drei Jahren hier. Mit welcher Frist kann mir die Firma kündigen?",
+            "Nach der Probezeit beträgt die Kündigungsfrist für beide Seiten 4 Wochen",
+        ),
+        (
+            "Ich bin seit 4 Monaten bei Nordlicht. Mit welcher Frist kann ich kündigen?",
+            "Die ersten 6 Monate des Arbeitsverhältnisses sind Probezeit",
+        ),
+    ],
+)
+def test_the_situation_the_asker_tells_chooses_the_case_that_answers(
+    services: StaticServices, question: str, opening: str
+) -> None:
+    """Seven years of service fall after „nach 5 Jahren", not in „die ersten 6 Monate" (the Probezeit's two weeks,
+    which rank first); three years in neither extension, so the rule after the Probezeit answers."""
+    graph = build_answer_graph(services).compile()
+    out = graph.invoke({"question": question}, context=AnswerContext(kb_id="demo", provider="extractive"))
+    assert out["bucket"] in ("delivered", "human_review")
+    text = out["answer"] if out["bucket"] == "delivered" else out["draft"]
+    assert text.startswith(opening)
+
+
+def test_a_told_age_and_years_of_service_are_no_question_of_their_own(services: StaticServices) -> None:
+    """„Ich bin 60 und seit 20 Jahren dabei." tells; it asked nothing the Rufbereitschaft's „60 €" could answer."""
+    graph = build_answer_graph(services).compile()
+    question = "Ich bin 60 und seit 20 Jahren dabei. Kann ich Altersteilzeit machen?"
+    out = graph.invoke({"question": question}, context=AnswerContext(kb_id="demo", provider="extractive"))
+    assert out["bucket"] == "delivered" and cited_ids(out["answer"]) == ["lb-atz-06"]

@@ -19,8 +19,10 @@ from nodes.answer.premise import (
     first_premise_conflict,
     in_nominative,
     quantities,
+    told_case_fit,
     with_lead,
 )
+from nodes.answer.question_numbers import values_stated
 from nodes.answer.state import EvidenceSentence
 from nodes.answer.validate import find_violations
 from stores.kb.models import Hit
@@ -294,6 +296,68 @@ def test_a_told_age_a_bound_holds_is_not_contradicted_by_it_where_the_sentence_i
     ]
     found = first_premise_conflict(question, sentences, confirms=[False, True])
     assert found is not None and found[0] == 1 and found[1].stated.text == "vierzigste Lebensjahr"
+
+
+PROBATION = "Die ersten 6 Monate sind Probezeit. In dieser Zeit kann mit einer Frist von 2 Wochen gekündigt werden."
+EXTENSION = "Für Kündigungen verlängert sie sich nach 5 Jahren auf 2 Monate und nach 10 Jahren auf 4 Monate."
+BASE_NOTICE = "Nach der Probezeit beträgt die Kündigungsfrist 4 Wochen zum Monatsende."
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "fit"),
+    [
+        ("Ich arbeite seit sieben Jahren hier. Mit welcher Frist kann mir die Firma kündigen?", EXTENSION, True),
+        ("Ich arbeite seit drei Jahren hier. Mit welcher Frist kann mir die Firma kündigen?", EXTENSION, False),
+        ("Ich arbeite seit drei Jahren hier. Mit welcher Frist kann mir die Firma kündigen?", PROBATION, False),
+        ("Ich bin seit 4 Monaten hier. Mit welcher Frist kann ich kündigen?", PROBATION, True),
+        # „auf 4 Monate" is what the case gets, not a case: four months of service fall in neither extension
+        ("Ich bin seit 4 Monaten hier. Mit welcher Frist kann ich kündigen?", EXTENSION, False),
+        ("Ich arbeite seit drei Jahren hier. Mit welcher Frist kann mir die Firma kündigen?", BASE_NOTICE, None),
+        ("Ich bin 60. Wie viele Jahre dauert die Altersteilzeit?",
+         "Altersteilzeit kann vereinbaren, wer das 58. Lebensjahr vollendet hat.", True),
+        ("Ich bin seit 3 Wochen krank. Wie lange bekomme ich mein Gehalt?",
+         "Das Entgelt wird bis zur Dauer von 6 Wochen weitergezahlt.", True),
+        ("Mit welcher Frist kann mir die Firma kündigen?", EXTENSION, None),  # no situation told
+        # a bound with nothing given for it is a condition, which „Ab wann …?" asks for
+        ("Wir haben 10 Mitarbeiter. Ab wann brauchen wir einen Datenschutzbeauftragten?",
+         "Sie benennen einen Datenschutzbeauftragten, soweit sie mindestens 20 Personen beschäftigen.", None),
+    ],
+)  # fmt: skip
+def test_the_situation_the_asker_tells_falls_in_the_cases_a_sentence_names(
+    question: str, sentence: str, fit: bool | None
+) -> None:
+    """„nach 5 Jahren" starts a case, „die ersten 6 Monate" end one: seven years of service fall in the first only."""
+    assert told_case_fit(question, sentence) is fit
+
+
+NOTICE_BLOCK = [BASE_NOTICE, EXTENSION]
+SEVEN_YEARS = "Ich arbeite seit sieben Jahren hier. Mit welcher Frist kann mir die Firma kündigen?"
+THREE_YEARS = "Ich arbeite seit drei Jahren hier. Mit welcher Frist kann mir die Firma kündigen?"
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "block", "stated"),
+    [
+        # the rule for everyone its block's cases leave out, or a case that holds the situation told
+        (THREE_YEARS, BASE_NOTICE, NOTICE_BLOCK, True),
+        (SEVEN_YEARS, EXTENSION, NOTICE_BLOCK, True),
+        (THREE_YEARS, EXTENSION, NOTICE_BLOCK, False),
+        # the rule where a case of the block holds the situation: that case answers, not the rule
+        (SEVEN_YEARS, BASE_NOTICE, NOTICE_BLOCK, False),
+        # a block that names no case of the kind says nothing of the situation
+        (THREE_YEARS, BASE_NOTICE, [BASE_NOTICE], False),
+        # another value of the very thing told is another case
+        ("Ich habe 35 Urlaubstage. Wie viele kann ich übertragen?",
+         "Wer an drei Tagen pro Woche arbeitet, erhält 18 Urlaubstage.",
+         ["Nicht genommener Urlaub bis 10 Tage verfällt nach 3 Monaten."], False),
+        # a value the question asks about, not the asker's told situation, must stand in the sentence
+        ("Wie lange ist die Kündigungsfrist nach drei Jahren?", BASE_NOTICE, NOTICE_BLOCK, False),
+    ],
+)  # fmt: skip
+def test_a_told_situation_is_settled_by_the_rule_for_it(
+    question: str, sentence: str, block: list[str], stated: bool
+) -> None:
+    assert values_stated(question, sentence, block=block) is stated
 
 
 ROWS = [
