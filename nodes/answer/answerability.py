@@ -55,6 +55,7 @@ from nodes.answer.premise import (
     in_nominative,
     quantities,
     told_case_fit,
+    told_statements,
     with_lead,
 )
 from nodes.answer.question_numbers import values_stated
@@ -429,6 +430,8 @@ def _choose(
     # Anlass verfügen" beside „Eine Wiederwahl … ist nur einmal zulässig." for „Wie oft darf man den Bundespräsidenten
     # wiederwählen?"), and the block's own sentence joins at any cosine
     own_value = None if valued else _own_value(best, ranked)
+    # what the asker tells of their situation („Ich bin im Oktober eingetreten.")
+    told = frozenset(w.terms[0] for s in told_statements(question) for w in question_words(s.text))
     for candidate in ranked[1:]:
         if len(chosen) >= MAX_SENTENCES:
             break
@@ -483,7 +486,10 @@ def _choose(
             and candidate.score >= FURTHER_OTHER_BLOCK * best.score
             and bool(candidate.said_words - said - covered - _subject(candidate, paragraph))
         )
-        wanted = new or gives_value or completes or qualifies
+        # a sentence of the best's block that says what the asker tells and the chosen do not: the rule for their
+        # case („Wer im laufenden Jahr eingetreten ist, erhält … ein Zwölftel." beside the Weihnachtsgeld's 55 %)
+        applies = same_block and bool(candidate.said_words & told - said - covered)
+        wanted = new or gives_value or completes or qualifies or applies
         # about the question nearly as much as the best one, unless it covers more of its key content, or as much
         # of it, tied with the best and with another value of its kind: the other case the question names („als
         # Schwerbehinderter bei einer Fünftagewoche": „zusätzlich 5 Arbeitstage" and „30 Arbeitstage")

@@ -21,7 +21,7 @@ from typing import Final, Literal
 import regex
 
 from nodes.shared.citations import VALUE_LEAD, number_forms
-from stores.text import split_sentences
+from stores.text import Sentence, split_sentences
 from stores.text.thesaurus import broader
 from stores.vector.analyzer import analyze
 
@@ -555,8 +555,16 @@ def told_situation(question: str, asked: Quantity) -> bool:
     auf Dienstreise. Wie viel …?", „Ich arbeite seit sieben Jahren hier. …"): the asker tells it, the question does
     not claim it."""
     at = question.find(asked.text)
-    told = [s.text for s in split_sentences(question)[:-1] if s.start <= at < s.end]
-    return any(not text.rstrip().endswith("?") and _FIRST_PERSON.search(text) for text in told)
+    return any(s.start <= at < s.end for s in told_statements(question))
+
+
+def told_statements(question: str) -> list[Sentence]:
+    """The statements of the asker's own situation before the question („Ich bin im Oktober eingetreten.")."""
+    return [
+        s
+        for s in split_sentences(question)[:-1]
+        if not s.text.rstrip().endswith("?") and _FIRST_PERSON.search(s.text) is not None
+    ]
 
 
 def repeats(quantity: Quantity) -> bool:

@@ -110,3 +110,16 @@ def test_a_told_age_and_years_of_service_are_no_question_of_their_own(services: 
     question = "Ich bin 60 und seit 20 Jahren dabei. Kann ich Altersteilzeit machen?"
     out = graph.invoke({"question": question}, context=AnswerContext(kb_id="demo", provider="extractive"))
     assert out["bucket"] == "delivered" and cited_ids(out["answer"]) == ["lb-atz-06"]
+
+
+def test_the_rule_for_the_situation_the_asker_tells_joins_the_answer(services: StaticServices) -> None:
+    """Someone who joined in October does not get the whole 55 %: lb-ent-02's sentence for those who joined during
+    the year says what the asker tells („eingetreten") and joins, though it scores far below the amount."""
+    graph = build_answer_graph(services).compile()
+    question = "Ich bin im Oktober eingetreten. Wie viel Weihnachtsgeld bekomme ich?"
+    out = graph.invoke({"question": question}, context=AnswerContext(kb_id="demo", provider="extractive"))
+    assert out["bucket"] == "delivered" and cited_ids(out["answer"]) == ["lb-ent-02"]
+    assert (
+        "Wer im laufenden Jahr eingetreten ist, erhält für jeden vollen Beschäftigungsmonat ein Zwölftel"
+        in (out["answer"])
+    )
