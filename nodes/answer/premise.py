@@ -650,9 +650,11 @@ def first_premise_conflict(
                 # another matter („seit 2 Wochen" against „bis zur Dauer von 6 Wochen") does not contradict it
                 and (
                     not tells
-                    or (_bound_side(sentences[index], q.text) is not None or _completed(sentences[index], q))
-                    and not held_by(question, premise, sentences[index], q)
-                    and not _reached(premise, sentences[index], q)
+                    or (
+                        (_bound_side(sentences[index], q.text) is not None or _completed(sentences[index], q))
+                        and not held_by(question, premise, sentences[index], q)
+                        and not _reached(premise, sentences[index], q)
+                    )
                 )
             ]
             if others:
