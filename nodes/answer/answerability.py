@@ -488,7 +488,7 @@ def _choose(
         )
         # a sentence of the best's block that says what the asker tells and the chosen do not: the rule for their
         # case („Wer im laufenden Jahr eingetreten ist, erhält … ein Zwölftel." beside the Weihnachtsgeld's 55 %)
-        applies = same_block and bool(candidate.said_words & told - said - covered)
+        applies = same_block and bool((candidate.said_words & told) - said - covered)
         wanted = new or gives_value or completes or qualifies or applies
         # about the question nearly as much as the best one, unless it covers more of its key content, or as much
         # of it, tied with the best and with another value of its kind: the other case the question names („als
@@ -732,10 +732,11 @@ def _which_named_first(ranked: list[Candidate], words: Sequence[QuestionWord], q
 
 
 def _told_case_first(ranked: list[Candidate], question: str) -> list[Candidate]:
-    """The asker tells their situation („Ich arbeite seit sieben Jahren hier. Mit welcher Frist …?"): where the best
-    sentence names no case it falls in, one among the best that names such a case and covers as much of the question
-    leads („… nach 5 Jahren auf 2 Monate"); where the best one names only cases it falls outside („Die ersten 6
-    Monate …" for three years) and none holds it, the best one that names no case (the rule for everyone else)."""
+    """The asker tells their situation or names it as their case („Ich arbeite seit sieben Jahren hier. Mit welcher
+    Frist …?", „… bei 24 Stunden Abwesenheit?"): where the best sentence names no case it falls in, one among the best
+    that names such a case and covers as much of the question leads („… nach 5 Jahren auf 2 Monate"); where the best
+    one names only cases it falls outside („Die ersten 6 Monate …" for three years) and none holds it, the best one
+    that names no case (the rule for everyone else)."""
     if not ranked:
         return ranked
     best = ranked[0]
