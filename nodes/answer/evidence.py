@@ -68,7 +68,10 @@ _POINTS_BACK: Final = regex.compile(
     r"^(?:Er|Sie|Dies|Diese[mnrs]?|Das(?= (?!" + _PREPOSITIONS + r" )\p{Ll}+ \p{Ll})|Danach|Dabei|Dafür|Hierfür|"
     r"Sein(?:e[mnrs]?)?|Ihre[mnrs]?|Deren|Dessen|"
     r"Hierbei|Davon|Daraus|Darüber hinaus|Ferner|Zudem|"
-    r"Eine?[mnrs]? solche[mnrs]?|(?:In|Bei|Nach|Während|Von|Mit|Für|Zu) diese[mnrs]? \p{L}+)\b"
+    r"Eine?[mnrs]? solche[mnrs]?|(?:In|Bei|Nach|Während|Von|Mit|Für|Zu) diese[mnrs]? \p{L}+"
+    # „er" / „sie" right after the finite verb of a main clause that opens otherwise („Für Kündigungen durch
+    # Nordlicht verlängert sie sich …", „Andernfalls gelten sie …"); a comma before it opens another clause
+    r"|\p{Lu}[^\s,]*(?: [^\s,]+){0,5}? \p{Ll}+ (?:er|sie))\b"
 )
 # „Ihre …" of a text that addresses its reader („Ihre Abrechnung finden Sie im Portal") is the reader's: no pointer
 _ADDRESSES_READER: Final = regex.compile(r"^Ihre[mnrs]?\b.*\bSie\b")
@@ -774,12 +777,12 @@ def applied_cases(candidate: Candidate, blocks: Mapping[str, Sequence[Candidate]
 def _pointed_to(body: str, earlier: Sequence[str | None]) -> str | None:
     """The sentence a sentence that opens by pointing back reads with: the nearest one before that names the noun
     it points with, else the one right before; none that is too long to show along."""
-    if not _POINTS_BACK.match(body) or _ADDRESSES_READER.match(body) or not earlier:
+    if not _points_back(body) or not earlier:
         return None
     meant = earlier[-1]
     # a run of sentences that open alike („Das kann der Fall sein, wenn … Das kann der Fall sein, wenn …") all
     # point to what the first of them points to
-    if meant is not None and meant.split()[0] == body.split()[0]:
+    if meant is not None and meant.split()[0] == body.split()[0] and _points_back(meant):
         return _pointed_to(meant, earlier[:-1])
     noun = _POINTED_NOUN.match(body)
     lemma = analyze(noun.group(1))[:1] if noun is not None else []
@@ -788,6 +791,10 @@ def _pointed_to(body: str, earlier: Sequence[str | None]) -> str | None:
         named = [s for s in reversed(earlier[-MAX_POINTER_REACH:]) if s and lemma[0] in _lemmas(s)]
         meant = named[0] if named else meant
     return meant if meant is not None and len(meant.split()) <= MAX_CONTEXT_WORDS else None
+
+
+def _points_back(sentence: str) -> bool:
+    return bool(_POINTS_BACK.match(sentence)) and not _ADDRESSES_READER.match(sentence)
 
 
 def _lemmas(text: str) -> frozenset[str]:

@@ -76,32 +76,37 @@ def test_the_situation_the_asker_tells_is_answered_by_the_rule_not_corrected(
 
 
 @pytest.mark.parametrize(
-    ("question", "opening"),
+    ("question", "opening", "extended"),
     [
         (
             "Ich arbeite seit sieben Jahren hier. Mit welcher Frist kann mir die Firma kündigen?",
-            "Für Kündigungen durch Nordlicht verlängert sie sich mit der Betriebszugehörigkeit, zum Beispiel nach 5",
+            "Nach der Probezeit beträgt die Kündigungsfrist für beide Seiten 4 Wochen",
+            True,
         ),
         (
             "Ich arbeite seit drei Jahren hier. Mit welcher Frist kann mir die Firma kündigen?",
             "Nach der Probezeit beträgt die Kündigungsfrist für beide Seiten 4 Wochen",
+            False,
         ),
         (
             "Ich bin seit 4 Monaten bei Nordlicht. Mit welcher Frist kann ich kündigen?",
             "Die ersten 6 Monate des Arbeitsverhältnisses sind Probezeit",
+            False,
         ),
     ],
 )
 def test_the_situation_the_asker_tells_chooses_the_case_that_answers(
-    services: StaticServices, question: str, opening: str
+    services: StaticServices, question: str, opening: str, extended: bool
 ) -> None:
     """Seven years of service fall after „nach 5 Jahren", not in „die ersten 6 Monate" (the Probezeit's two weeks,
-    which rank first); three years in neither extension, so the rule after the Probezeit answers."""
+    which rank first; its „sie" reads with the rule it extends); three years in neither extension, so the rule after
+    the Probezeit answers."""
     graph = build_answer_graph(services).compile()
     out = graph.invoke({"question": question}, context=AnswerContext(kb_id="demo", provider="extractive"))
     assert out["bucket"] in ("delivered", "human_review")
     text = out["answer"] if out["bucket"] == "delivered" else out["draft"]
     assert text.startswith(opening)
+    assert ("verlängert sie sich mit der Betriebszugehörigkeit, zum Beispiel nach 5 Jahren" in text) == extended
 
 
 def test_a_told_age_and_years_of_service_are_no_question_of_their_own(services: StaticServices) -> None:

@@ -627,6 +627,23 @@ def test_a_pointer_whose_noun_no_sentence_before_names_reads_with_the_one_right_
     assert pointing.text == "Es prüft sie binnen einer Woche. Diese Frist ist verbindlich."
 
 
+def test_a_pronoun_right_after_the_verb_reads_with_the_sentence_before() -> None:
+    """„Für Kündigungen durch Nordlicht verlängert sie sich …": „sie" is the notice period of the sentence before."""
+    block = hit(
+        "lb-end-02",
+        "Nach der Probezeit beträgt die Kündigungsfrist 4 Wochen zum Monatsende. Für Kündigungen durch Nordlicht "
+        "verlängert sie sich mit der Betriebszugehörigkeit, zum Beispiel nach 5 Jahren auf 2 Monate. Kündigungen "
+        "bedürfen der Schriftform, wenn sie nicht mündlich vereinbart sind.",
+    )
+    texts = [c.text for c in candidates([block])]
+    assert texts[1].startswith("Nach der Probezeit beträgt") and texts[1].endswith("auf 2 Monate.")
+    # a pronoun after a comma belongs to a clause of the sentence's own subject
+    assert texts[2].startswith("Kündigungen bedürfen")
+    # a sentence before that opens alike but points nowhere is the one meant
+    rule = hit("x-2", "Die Firma zahlt eine Prämie von 500 €. Die Firma führt sie als beitragsfrei.")
+    assert _sentence_with(rule, "führt sie").text.startswith("Die Firma zahlt")
+
+
 @pytest.mark.parametrize("pointer", ["In diesem Fall", "In diesem Jahr"])
 def test_a_case_or_time_pointed_to_is_the_one_right_before(pointer: str) -> None:
     """„In diesem Fall" means the condition just stated, not an earlier sentence that happens to say „Fall"."""
