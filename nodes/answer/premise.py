@@ -100,6 +100,8 @@ _CIRCUMSTANCE: Final = regex.compile(
 )
 # „das 58. Lebensjahr vollendet hat": an age required as reached („noch nicht vollendet" is the opposite)
 _COMPLETED: Final = regex.compile(r"(?:\s+(?!nicht\b)\w+){0,2}?\s+vollendet", regex.IGNORECASE)
+# „seit acht Jahren", „seit gut drei Monaten": a length of time up to now, which is a situation, not a rule's value
+_SINCE: Final = regex.compile(r"(?i)\bseit\s+(?:\p{Ll}+\s+)?$")
 # the asker speaking of themselves: a statement so worded before the question tells their situation
 _FIRST_PERSON: Final = regex.compile(r"(?i)\b(?:ich|wir|mir|mich|uns|mein\w*|unser\w*)\b")
 # an interrogative: a question that asks for something, not whether (also read by the planner)
@@ -552,19 +554,27 @@ def asker_case(question: str, asked: Quantity) -> bool:
 
 def told_situation(question: str, asked: Quantity) -> bool:
     """Whether the value stands in a statement of the asker's own situation before the question („Ich war 10 Stunden
-    auf Dienstreise. Wie viel …?", „Ich arbeite seit sieben Jahren hier. …"): the asker tells it, the question does
-    not claim it."""
+    auf Dienstreise. Wie viel …?", „Ich arbeite seit sieben Jahren hier. …"), or is a length of time up to now in
+    any statement before it („Der Bundespräsident ist seit acht Jahren im Amt. Darf er …?"): the asker tells it, the
+    question does not claim it."""
     at = question.find(asked.text)
-    return any(s.start <= at < s.end for s in told_statements(question))
+    if any(s.start <= at < s.end for s in told_statements(question)):
+        return True
+    return (
+        asked.unit == "calendar"
+        and _SINCE.search(question[:at]) is not None
+        and any(s.start <= at < s.end for s in _statements(question))
+    )
 
 
 def told_statements(question: str) -> list[Sentence]:
     """The statements of the asker's own situation before the question („Ich bin im Oktober eingetreten.")."""
-    return [
-        s
-        for s in split_sentences(question)[:-1]
-        if not s.text.rstrip().endswith("?") and _FIRST_PERSON.search(s.text) is not None
-    ]
+    return [s for s in _statements(question) if _FIRST_PERSON.search(s.text) is not None]
+
+
+def _statements(question: str) -> list[Sentence]:
+    """The sentences before the question that ask nothing."""
+    return [s for s in split_sentences(question)[:-1] if not s.text.rstrip().endswith("?")]
 
 
 def repeats(quantity: Quantity) -> bool:

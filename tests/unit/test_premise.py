@@ -273,9 +273,14 @@ NOTICE = "Für Kündigungen verlängert sich die Frist nach 5 Jahren auf 2 Monat
          "Zum Bundespräsidenten kann nur gewählt werden, wer das 35. Lebensjahr vollendet hat.", True),
         ("Mein Sohn ist 10. Ist er geschützt?",
          "Geschützt sind Kinder, die das 14. Lebensjahr noch nicht vollendet haben.", False),
-        # a statement of the rule, not of the asker, is claimed; so is a value the question itself states
+        # a length of time up to now tells a situation in any person; a statement of the rule, not of the asker, is
+        # claimed; so is a value the question itself states
+        ("Der Bundespräsident ist seit acht Jahren im Amt. Darf er noch einmal gewählt werden?",
+         "Das Amt des Bundespräsidenten dauert fünf Jahre.", False),
         ("Die Probezeit dauert drei Monate. Wie kündige ich in der Probezeit?", "Die ersten 6 Monate sind Probezeit.",
          True),
+        ("Die Amtszeit des Bundespräsidenten dauert sieben Jahre. Darf er noch einmal gewählt werden?",
+         "Das Amt des Bundespräsidenten dauert fünf Jahre.", True),
         ("Ich war auf Dienstreise. Gibt es die Pauschale doch erst ab 10 Stunden?", ALLOWANCE, True),
     ],
 )  # fmt: skip
