@@ -1197,8 +1197,15 @@ def lead(ranked: Sequence[Candidate]) -> float:
     if not ranked or ranked[0].score <= 0:
         return 0.0
     best = ranked[0]
-    other = next((c for c in ranked if c.hit.entry_id != best.hit.entry_id), None)
+    other = next((c for c in ranked if c.hit.entry_id != best.hit.entry_id and not _names_by(c, best)), None)
     return 1.0 if other is None else max(0.0, (best.score - other.score) / best.score)
+
+
+def _names_by(candidate: Candidate, provision: Candidate) -> bool:
+    """Whether the candidate names a noun only by the other's provision („wegen eines in § 1 genannten Grundes"
+    beside AGG § 1's list of the Gründe): it says that noun through it, and is no rival to it."""
+    known = {provision.hit.entry_id}
+    return any(referenced_ids(p, candidate.hit.entry_id, known) for _, p in named_by_reference(candidate.text))
 
 
 def short_names(text: str) -> tuple[tuple[str, ...], ...]:

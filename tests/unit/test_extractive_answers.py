@@ -1766,6 +1766,20 @@ def test_the_lead_is_the_best_sentences_margin_over_the_best_of_another_block() 
     assert lead([c for c in ranked if c.hit.entry_id == "lb-url-01"]) == 1.0 and lead([]) == 0.0
 
 
+def test_a_sentence_that_names_its_noun_by_the_best_ones_provision_is_no_rival() -> None:
+    """AGG § 7 says the Gründe only as „in § 1 genannten": it agrees with § 1's list, it does not compete with it."""
+    goals = hit("AGG §1", "Ziel des Gesetzes ist, Benachteiligungen aus Gründen der Religion zu verhindern.")
+    employees = hit("AGG §7", "Beschäftigte dürfen nicht wegen eines in § 1 genannten Grundes benachteiligt werden.")
+    services = hit("AGG §19", "Eine Benachteiligung bei Mietverträgen aus Gründen der Religion ist unzulässig.")
+    question = "Aus welchen Gründen darf man nicht benachteiligt werden?"
+    ranked = sorted(
+        rank(question, candidates([goals, employees, services]), None), key=lambda c: c.hit.entry_id != "AGG §1"
+    )
+    beside = [c for c in ranked if c.hit.entry_id != "AGG §7"]
+    assert lead(ranked) == lead(beside) < 1.0
+    assert lead([c for c in ranked if c.hit.entry_id != "AGG §19"]) == 1.0
+
+
 def test_a_sentence_that_points_back_reads_with_the_one_before() -> None:
     probe = hit(
         "lb-end-01",
