@@ -500,7 +500,12 @@ def _choose(
         )
         # … at any cosine only where it shares a key word with the best one (``shares``)
         more = bool(new) and shares and (candidate.key_coverage > best.key_coverage or other_case)
-        near = more or qualifies or candidate is own_value or _cosine_within(candidate, best, cosine_within)
+        # … and one that shares none joins only as close to the question as the best one itself, unless it gives the
+        # value asked: saying the key word the best one lacks in passing, it is about another matter („Bei der
+        # Anwendung des Abs. 1 stehen den Zeitungen … gleich" beside the Impressum's sentence for „Was muss im
+        # Impressum einer Zeitung stehen?")
+        margin = cosine_within if shares or gives_value or cosine_within is None else 0.0
+        near = more or qualifies or candidate is own_value or _cosine_within(candidate, best, margin)
         if (
             wanted
             and near
