@@ -67,6 +67,8 @@ _NUMBER_PART: Final = (
 _NUMBER_WORD: Final = regex.compile(
     rf"(?i)^{_NUMBER_PART}+(?:e|en|er|es|em|n|s|ste|sten|ster|stes|te|ten|ter|tel|teln|el|eln|mal)?$"
 )
+# „den zweiten und dritten Präsidenten", „am achten Tag": which one, not how many
+_ORDINAL: Final = regex.compile(r"(?i)\p{L}t(?:e|en|er|es|em)$")
 _ARTICLES: Final = frozenset("ein eine einen einem einer eines und".split())
 _INDEFINITE_ARTICLES: Final = _ARTICLES - {"und"}
 _REFERENCE: Final = regex.compile(
@@ -212,10 +214,11 @@ def gives(answer_type: AnswerType, sentence: str, *, lead_times: bool) -> bool:
     durations = any(_TIME_UNIT.match(unit) for _, unit in found)
     lengths = any(_TIME_UNIT.match(unit) and (number, unit) not in leads for number, unit in found)
     match answer_type:
-        case "amount":
-            return any(not _TIME_UNIT.match(unit) or (number, unit) not in leads for number, unit in found) or bool(
-                _RELATIVE_COUNT.search(sentence)
-            )
+        case "amount":  # an ordinal („den dritten Präsidenten") counts nothing
+            return any(
+                (not _TIME_UNIT.match(unit) or (number, unit) not in leads) and not _ORDINAL.search(number)
+                for number, unit in found
+            ) or bool(_RELATIVE_COUNT.search(sentence))
         case "money":
             return bool(_MONEY.search(sentence))
         case "sum":  # „weniger als 100 Mitarbeiter" is no sum

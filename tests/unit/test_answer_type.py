@@ -121,6 +121,9 @@ def test_number_words_are_values_and_references_are_not() -> None:
         ("amount", "Die Geldbuße beträgt bis zu dreihunderttausend Euro.", True),
         ("amount", "Das Nähere regelt § 43 Abs. 2.", False),
         ("amount", "Es gelten die §§ 8, 9 und 13 sowie Artikel 83 Absatz 4 bis 6 der Verordnung.", False),
+        # „Wie viele Abgeordnete …?": an ordinal says which one, not how many
+        ("amount", "Der Nationalrat wählt den Präsidenten, den zweiten und dritten Präsidenten.", False),
+        ("amount", "Der Bundesrat besteht aus zwei Dritteln der Mitglieder.", True),
         # „Wie hoch darf die Vertragsstrafe sein?" asks for a sum: a head count gives none, a count of people does
         ("sum", "Sie ist ausgeschlossen, wenn der Abgemahnte weniger als 100 Mitarbeiter beschäftigt.", False),
         ("amount", "Sie ist ausgeschlossen, wenn der Abgemahnte weniger als 100 Mitarbeiter beschäftigt.", True),
